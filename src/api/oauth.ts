@@ -1,0 +1,68 @@
+// POST /v1/oauth/token (CONTRACT §2): JSON or form bodies, credentials in the body or in HTTP
+// Basic, errors exactly as RFC 6749 §5.2 so that stock OAuth 2.0 clients parse them.
+import type { Request, Response } from 'express';
+import type { AppContext } from '../context.js';
+import { verifySecret } from '../domain/credentials.js';
+import { signToken, TOKEN_TTL_SECONDS } from '../http/auth.js';
+import { parseBody } from '../http/body.js';
+import type { Routes } from '../http/routes.js';
+
+type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'unauthorized_client';
+
+function oauthError(res: Response, status: number, error: OAuthError, description: string, basic = false): void {
+  if (status === 401) res.setHeader('WWW-Authenticate', basic ? 'Basic realm="pix-sandbox"' : 'Bearer realm="pix-sandbox"');
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(status).json({ error, error_description: description });
+}
+
+function basicCredentials(req: Request): { id: string; secret: string } | null | 'malformed' {
+  const header = req.get('authorization');
+  if (!header || !/^basic /i.test(header)) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const sep = decoded.indexOf(':');
+  if (sep < 0) return 'malformed';
+  try {
+    // RFC 6749 §2.3.1: both parts are form-urlencoded before joining
+    const dec = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { id: dec(decoded.slice(0, sep)), secret: dec(decoded.slice(sep + 1)) };
+  } catch {
+    return 'malformed';
+  }
+}
+
+export function oauthRoutes(routes: Routes, ctx: AppContext): void {
+  routes.post('/v1/oauth/token', parseBody(true), async (req, res) => {
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const grantType = str(body.grant_type) ?? (body.grant_type === undefined ? 'client_credentials' : undefined);
+    if (grantType === undefined) return oauthError(res, 400, 'invalid_request', 'grant_type must be a string');
+    if (grantType !== 'client_credentials')
+      return oauthError(res, 400, 'unsupported_grant_type', `grant_type "${grantType.slice(0, 40)}" is not supported; use client_credentials`);
+    const basic = basicCredentials(req);
+    if (basic === 'malformed') return oauthError(res, 400, 'invalid_request', 'the Basic Authorization header is malformed');
+    const bodyId = str(body.client_id);
+    const bodySecret = str(body.client_secret);
+    if (basic && (bodyId !== undefined || bodySecret !== undefined))
+      return oauthError(res, 400, 'invalid_request', 'send client credentials either in the Authorization header or in the body, not both');
+    const id = basic?.id ?? bodyId;
+    const secret = basic?.secret ?? bodySecret;
+    if (!id || !secret) return oauthError(res, 401, 'invalid_client', 'client_id and client_secret are required', !!basic);
+
+    const principal = ctx.store.ix.byClientId.get(id);
+    const record = principal?.kind === 'merchant' ? ctx.store.data.merchants[principal.id] : principal ? ctx.store.data.accounts[principal.id] : undefined;
+    if (!principal || !record || !(await verifySecret(secret, record.secretHash)))
+      return oauthError(res, 401, 'invalid_client', 'client authentication failed (unknown client_id or wrong client_secret)', !!basic);
+    const merchant = principal.kind === 'merchant' ? ctx.store.data.merchants[principal.id] : undefined;
+    if (merchant && merchant.status !== 'ACTIVE')
+      return oauthError(res, 400, 'unauthorized_client', `the merchant is ${merchant.status} and cannot obtain tokens`);
+
+    const token = signToken(ctx, {
+      clientId: id,
+      accountId: merchant ? merchant.accountId : principal.id,
+      merchantId: merchant ? merchant.id : null,
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    res.status(200).json({ access_token: token, token_type: 'bearer', expires_in: TOKEN_TTL_SECONDS });
+  });
+}

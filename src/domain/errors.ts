@@ -1,0 +1,50 @@
+// Every error code of the sandbox, declared once with its HTTP status (CONTRACT §3).
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  MISSING_IDEMPOTENCY_KEY: 400,
+  INVALID_IDEMPOTENCY_KEY: 400,
+  UNAUTHORIZED: 401,
+  INVALID_TOKEN: 401,
+  TOKEN_EXPIRED: 401,
+  FORBIDDEN: 403,
+  SPLIT_NOT_ENABLED: 403,
+  MERCHANT_NOT_ACTIVE: 403,
+  HTTPS_REQUIRED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  DOCUMENT_ALREADY_REGISTERED: 409,
+  INVALID_STATE: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  INSUFFICIENT_FUNDS: 422,
+  SPLIT_EXCEEDS_AMOUNT: 422,
+  WALLET_NOT_FOUND: 422,
+  WALLET_NOT_ACTIVE: 422,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** A failure the client caused or asked for; the error middleware turns it into CONTRACT §3's shape. */
+export class SandboxError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode | (string & {}),
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    status?: number,
+  ) {
+    super(message);
+    this.status = status ?? ERROR_STATUS[code as ErrorCode] ?? 400;
+  }
+}
+
+export const notFound = (what: string): SandboxError => new SandboxError('NOT_FOUND', `${what} was not found`);

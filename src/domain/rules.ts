@@ -1,0 +1,42 @@
+// Outcome rules ("magic values", CONTRACT §7b): the first rule whose every match field holds
+// decides a new transaction's fate.
+import type { Rule, RuleMatch, ScheduledOutcome, TransactionType } from '../store/model.js';
+
+export interface RuleSubject {
+  type: TransactionType;
+  amount: number;
+  description: string;
+  /** transfers: the PIX key; charges: none */
+  key?: string;
+  /** transfers: details.document; charges: customer.document */
+  document?: string;
+}
+
+export function ruleMatches(match: RuleMatch, s: RuleSubject): boolean {
+  if (match.type !== s.type) return false;
+  if (match.amount !== undefined && match.amount !== s.amount) return false;
+  if (match.amountMin !== undefined && s.amount < match.amountMin) return false;
+  if (match.amountMax !== undefined && s.amount > match.amountMax) return false;
+  if (match.key !== undefined && match.key.toLowerCase() !== (s.key ?? '').toLowerCase()) return false;
+  if (match.document !== undefined && match.document !== s.document) return false;
+  if (match.descriptionContains !== undefined && !s.description.toLowerCase().includes(match.descriptionContains.toLowerCase())) return false;
+  return true;
+}
+
+/** Rules in evaluation order. */
+export function orderedRules(rules: Record<string, Rule>): Rule[] {
+  return Object.values(rules).sort((a, b) => a.seq - b.seq);
+}
+
+/** The outcome the first matching rule schedules, or undefined when none matches. */
+export function scheduleOutcome(rules: Rule[], s: RuleSubject, now: Date): ScheduledOutcome | undefined {
+  const rule = rules.find((r) => ruleMatches(r.match, s));
+  if (!rule) return undefined;
+  const { action, afterSeconds = 0, code, message, payer } = rule.outcome;
+  const out: ScheduledOutcome = { ruleId: rule.id, action };
+  if (action !== 'wait') out.at = new Date(now.getTime() + afterSeconds * 1000).toISOString();
+  if (code !== undefined) out.code = code;
+  if (message !== undefined) out.message = message;
+  if (payer !== undefined) out.payer = payer;
+  return out;
+}

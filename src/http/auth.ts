@@ -1,0 +1,82 @@
+// Resolves the principal of a Bearer token (CONTRACT §1–2): an account, or a merchant of one.
+import type { Request, RequestHandler, Response } from 'express';
+import jwt from 'jsonwebtoken';
+import type { AppContext } from '../context.js';
+import { SandboxError } from '../domain/errors.js';
+import type { Account, Merchant } from '../store/model.js';
+
+export interface AuthPrincipal {
+  kind: 'account' | 'merchant';
+  account: Account;
+  merchant: Merchant | null;
+  /** the merchant's id for a merchant token, else the account's */
+  id: string;
+}
+
+export interface TokenClaims {
+  sub: string;
+  acc: string;
+  mer?: string;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export const TOKEN_TTL_SECONDS = 300;
+
+export function signToken(ctx: AppContext, principal: { clientId: string; accountId: string; merchantId: string | null }): string {
+  const iat = ctx.clock.nowSeconds();
+  const claims: Record<string, unknown> = { sub: principal.clientId, acc: principal.accountId, jti: ctx.newId(), iat, exp: iat + TOKEN_TTL_SECONDS };
+  if (principal.merchantId) claims.mer = principal.merchantId;
+  return jwt.sign(claims, ctx.store.data.meta.signingSecret, { algorithm: 'HS256' });
+}
+
+export function principalOf(res: Response): AuthPrincipal {
+  return res.locals.principal as AuthPrincipal;
+}
+
+export function authenticate(ctx: AppContext): RequestHandler {
+  return (req: Request, res, next) => {
+    const header = req.get('authorization');
+    const match = header ? /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header) : null;
+    if (!match) {
+      const why = header ? 'the Authorization header must be "Bearer <access_token>"' : 'the Authorization header is missing';
+      return next(new SandboxError('UNAUTHORIZED', `${why}; get a token at POST /v1/oauth/token`));
+    }
+    let claims: TokenClaims;
+    try {
+      claims = jwt.verify(match[1]!, ctx.store.data.meta.signingSecret, {
+        algorithms: ['HS256'],
+        clockTimestamp: ctx.clock.nowSeconds(),
+      }) as TokenClaims;
+    } catch (e) {
+      if ((e as Error).name === 'TokenExpiredError')
+        return next(new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one'));
+      return next(new SandboxError('INVALID_TOKEN', 'the access token is not valid'));
+    }
+    const account = typeof claims.acc === 'string' ? ctx.store.data.accounts[claims.acc] : undefined;
+    const merchant = typeof claims.mer === 'string' ? ctx.store.data.merchants[claims.mer] : undefined;
+    if (!account || !Object.hasOwn(ctx.store.data.accounts, claims.acc) || (claims.mer && (!merchant || merchant.accountId !== account.id)))
+      return next(new SandboxError('INVALID_TOKEN', 'the access token belongs to a client that no longer exists'));
+    if (merchant && merchant.status !== 'ACTIVE')
+      return next(new SandboxError('MERCHANT_NOT_ACTIVE', `the merchant is ${merchant.status}; its tokens are refused until it is ACTIVE again`));
+    res.locals.principal = {
+      kind: merchant ? 'merchant' : 'account',
+      account,
+      merchant: merchant ?? null,
+      id: merchant ? merchant.id : account.id,
+    } satisfies AuthPrincipal;
+    next();
+  };
+}
+
+/** Rejects merchant tokens (CONTRACT §1: merchant management needs the account). */
+export const accountOnly: RequestHandler = (_req, res, next) => {
+  if (principalOf(res).kind !== 'account') return next(new SandboxError('FORBIDDEN', 'this operation needs an account token, not a merchant token'));
+  next();
+};
+
+export const merchantOnly: RequestHandler = (_req, res, next) => {
+  if (principalOf(res).kind !== 'merchant') return next(new SandboxError('FORBIDDEN', 'this operation needs a merchant token (the account has GET /v1/banking/balance)'));
+  next();
+};

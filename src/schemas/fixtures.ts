@@ -1,0 +1,125 @@
+// The fixture file format: what a fresh store (and reset) starts from.
+import { UUID_PATTERN } from './public.js';
+
+const id = { type: 'string', pattern: UUID_PATTERN } as const;
+const cents = { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } as const;
+
+export const fixtureOwnerSchema = {
+  type: 'object',
+  required: ['name', 'document'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 140 },
+    document: { type: 'string', pattern: '^[0-9]{11}$|^[0-9]{14}$' },
+    ispb: { type: 'string', pattern: '^[0-9]{8}$' },
+    account_number: { type: 'string', maxLength: 40 },
+    account_type: { type: 'string', maxLength: 40 },
+  },
+} as const;
+
+export const fixturesSchema = {
+  type: 'object',
+  required: ['accounts'],
+  properties: {
+    about: { type: 'string' },
+    accounts: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'client_id', 'client_secret'],
+        properties: {
+          id,
+          name: { type: 'string', minLength: 1 },
+          client_id: { type: 'string', minLength: 1, maxLength: 200 },
+          client_secret: { type: 'string', minLength: 1, maxLength: 200 },
+          splitEnabled: { type: 'boolean' },
+          balance: cents,
+          settleAfterSeconds: { type: 'integer', minimum: 0, maximum: 86400 },
+          autoPayAfterSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 2_592_000 },
+          merchants: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['id', 'walletId', 'name', 'document', 'document_type', 'email', 'phone', 'client_id', 'client_secret'],
+              properties: {
+                id,
+                walletId: id,
+                name: { type: 'string' },
+                document: { type: 'string' },
+                document_type: { enum: ['CPF', 'CNPJ'] },
+                email: { type: 'string' },
+                phone: { type: 'string' },
+                status: { enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] },
+                client_id: { type: 'string' },
+                client_secret: { type: 'string' },
+                balance: cents,
+              },
+            },
+          },
+        },
+      },
+    },
+    pixKeys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'keyType', 'owner'],
+        properties: {
+          key: { type: 'string', minLength: 1, maxLength: 77 },
+          keyType: { enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] },
+          owner: fixtureOwnerSchema,
+          unknown: { type: 'boolean' },
+          about: { type: 'string' },
+        },
+      },
+    },
+    rules: { type: 'array', items: { type: 'object' } },
+    webhooks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url'],
+        properties: {
+          url: { type: 'string', format: 'uri' },
+          accountId: id,
+          events: { type: 'array', items: { type: 'string' } },
+          secret: { type: 'string', minLength: 8 },
+        },
+      },
+    },
+  },
+} as const;
+
+export interface FixtureMerchant {
+  id: string;
+  walletId: string;
+  name: string;
+  document: string;
+  document_type: 'CPF' | 'CNPJ';
+  email: string;
+  phone: string;
+  status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
+  client_id: string;
+  client_secret: string;
+  balance?: number;
+}
+
+export interface FixtureAccount {
+  id: string;
+  name: string;
+  client_id: string;
+  client_secret: string;
+  splitEnabled?: boolean;
+  balance?: number;
+  settleAfterSeconds?: number;
+  autoPayAfterSeconds?: number | null;
+  merchants?: FixtureMerchant[];
+}
+
+export interface Fixtures {
+  about?: string;
+  accounts: FixtureAccount[];
+  pixKeys?: { key: string; keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM'; owner: { name: string; document: string; ispb?: string; account_number?: string; account_type?: string }; unknown?: boolean }[];
+  rules?: Record<string, unknown>[];
+  webhooks?: { url: string; accountId?: string; events?: string[]; secret?: string }[];
+}

@@ -1,0 +1,170 @@
+// JSON Schemas of the public API's requests (CONTRACT §4). Each one validates requests
+// (ajv), types the handler (FromSchema) and appears in /openapi.json.
+import type { FromSchema } from 'json-schema-to-ts';
+
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const MAX_AMOUNT = 1_000_000_000;
+
+/** A pattern matching any of the words in any letter case (JSON Schema patterns have no flags). */
+function caseInsensitive(words: string[]): string {
+  const word = (w: string) => [...w].map((ch) => (/[A-Z]/.test(ch) ? `[${ch}${ch.toLowerCase()}]` : ch)).join('');
+  return `^(${words.map(word).join('|')})$`;
+}
+
+const amountCents = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_AMOUNT,
+  'x-message': 'must be an integer number of cents from 1 to 1000000000',
+} as const;
+
+export const digitsDocument = {
+  type: 'string',
+  pattern: '^[0-9]{11}$|^[0-9]{14}$',
+  'x-message': 'must be a CPF (11 digits) or CNPJ (14 digits), digits only',
+} as const;
+
+const phoneDigits = {
+  type: 'string',
+  pattern: '^[1-9][0-9]{9,10}$',
+  'x-message': 'must be digits only with area code (10 or 11 digits)',
+} as const;
+
+const email = { type: 'string', format: 'email', maxLength: 254, 'x-message': 'must be a valid e-mail address' } as const;
+
+export const uuidParam = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
+
+export const tokenRequestSchema = {
+  type: 'object',
+  properties: {
+    grant_type: { type: 'string', default: 'client_credentials' },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+    scope: { type: 'string' },
+  },
+} as const;
+
+export const merchantCreateSchema = {
+  type: 'object',
+  required: ['name', 'document', 'document_type', 'email', 'phone'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 140 },
+    document: digitsDocument,
+    document_type: { type: 'string', enum: ['CPF', 'CNPJ'] },
+    email,
+    phone: phoneDigits,
+  },
+} as const;
+export type MerchantCreateBody = FromSchema<typeof merchantCreateSchema>;
+
+const immutable = (field: string) =>
+  ({ not: {}, 'x-immutable': true, 'x-message': `cannot be changed after creation (${field})` }) as const;
+
+export const merchantPatchSchema = {
+  type: 'object',
+  minProperties: 1,
+  'x-message': 'must change at least one of name, email, phone',
+  anyOf: [{ required: ['name'] }, { required: ['email'] }, { required: ['phone'] }],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 140 },
+    email,
+    phone: phoneDigits,
+    document: immutable('document'),
+    document_type: immutable('document_type'),
+    status: { not: {}, 'x-message': 'cannot be changed through this API (status is set by the operator)' },
+  },
+} as const;
+export type MerchantPatchBody = { name?: string; email?: string; phone?: string };
+
+export const merchantListQuerySchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] },
+  },
+} as const;
+export type MerchantListQuery = { page: number; limit: number; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+
+const splitEntry = {
+  type: 'object',
+  required: ['amount', 'mode', 'wallet_id'],
+  properties: {
+    amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, 'x-message': 'must be an integer (cents for FIXED, percent for PERCENTAGE)' },
+    mode: { type: 'string', enum: ['FIXED', 'PERCENTAGE'] },
+    wallet_id: uuidParam,
+  },
+  if: { properties: { mode: { const: 'PERCENTAGE' } }, required: ['mode'] },
+  then: { properties: { amount: { maximum: 100, 'x-message': 'must be a percentage from 1 to 100' } } },
+} as const;
+
+export const cashInSchema = {
+  type: 'object',
+  required: ['amount', 'description', 'customer'],
+  properties: {
+    amount: amountCents,
+    description: { type: 'string', minLength: 1, maxLength: 140 },
+    customer: {
+      type: 'object',
+      required: ['name', 'document'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 140 },
+        document: digitsDocument,
+        email,
+        phone: phoneDigits,
+      },
+    },
+    externalId: { type: 'string', minLength: 1, maxLength: 64 },
+    expiration: { type: 'integer', minimum: 60, maximum: 2_592_000, default: 86_400, 'x-message': 'must be an integer of seconds from 60 to 2592000' },
+    split: {
+      oneOf: [{ type: 'array', minItems: 1, maxItems: 10, items: splitEntry }, splitEntry],
+    },
+  },
+} as const;
+export interface SplitEntryBody {
+  amount: number;
+  mode: 'FIXED' | 'PERCENTAGE';
+  wallet_id: string;
+}
+export interface CashInBody {
+  amount: number;
+  description: string;
+  customer: { name: string; document: string; email?: string; phone?: string };
+  externalId?: string;
+  expiration: number;
+  split?: SplitEntryBody[] | SplitEntryBody;
+}
+
+export const cashOutSchema = {
+  type: 'object',
+  required: ['type', 'description', 'amount', 'details'],
+  properties: {
+    type: { type: 'string', enum: ['pix_key'], default: 'pix_key' },
+    description: { type: 'string', minLength: 1, maxLength: 140 },
+    amount: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,9}$',
+      'x-message': 'must be a string of cents, digits only, e.g. "1500" for R$ 15.00 (no decimals, sign or leading zeros)',
+    },
+    details: {
+      type: 'object',
+      required: ['name', 'key', 'keyType'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 140 },
+        document: digitsDocument,
+        key: { type: 'string', minLength: 1, maxLength: 77 },
+        keyType: {
+          type: 'string',
+          pattern: caseInsensitive(['CPF', 'CNPJ', 'EMAIL', 'E-MAIL', 'PHONE', 'RANDOM', 'EVP']),
+          'x-message': 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM',
+        },
+      },
+    },
+  },
+} as const;
+export interface CashOutBody {
+  type: 'pix_key';
+  description: string;
+  amount: string;
+  details: { name: string; document?: string; key: string; keyType: string };
+}

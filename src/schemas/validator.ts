@@ -1,0 +1,105 @@
+// One ajv instance for bodies (no coercion: the cash-out amount must stay a string) and one
+// for query strings (coerced, since every query value arrives as a string). Schemas are
+// compiled once, on first use, and cached by identity.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { SandboxError, type ErrorDetail } from '../domain/errors.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => void };
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, verbose: true, strict: true });
+  addFormats.default(ajv);
+  // annotations: a human message for the rule, and OpenAPI-only fields
+  ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-immutable', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'example' });
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const queryAjv = makeAjv(true);
+const cache = new WeakMap<object, ValidateFunction>();
+
+function compiled(schema: JsonSchema, ajv: Ajv): ValidateFunction {
+  let fn = cache.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    cache.set(schema, fn);
+  }
+  return fn;
+}
+
+export function toDetails(errors: ErrorObject[] | null | undefined, prefix = ''): ErrorDetail[] {
+  const seen = new Set<string>();
+  const out: ErrorDetail[] = [];
+  for (const e of errors ?? []) {
+    let path = `${prefix}${e.instancePath}`;
+    if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
+    if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
+    const custom = (e.parentSchema as JsonSchema | undefined)?.['x-message'];
+    const message =
+      e.keyword === 'required' ? 'is required' : typeof custom === 'string' && e.keyword !== 'if' ? custom : (e.message ?? 'is invalid');
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const key = `${path}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path: path || '/', message });
+  }
+  return out;
+}
+
+function sentence(details: ErrorDetail[], what: string): string {
+  const first = details[0];
+  if (!first) return `the ${what} is invalid`;
+  const field = first.path.split('/').filter(Boolean).join('.') || what;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
+  return `${field} ${first.message}${more}`;
+}
+
+/** Validates (and fills defaults into) a request body; throws a VALIDATION_ERROR listing every violation. */
+export function validateBody<T>(schema: JsonSchema, body: unknown): T {
+  const fn = compiled(schema, bodyAjv);
+  if (!fn(body)) {
+    const details = toDetails(fn.errors);
+    throw new SandboxError('VALIDATION_ERROR', sentence(details, 'body'), details);
+  }
+  return body as T;
+}
+
+/** Validates a query object, coercing strings to the schema's types. */
+export function validateQuery<T>(schema: JsonSchema, query: unknown): T {
+  const copy = { ...(query as object) };
+  const fn = compiled(schema, queryAjv);
+  if (!fn(copy)) {
+    const details = toDetails(fn.errors, '/query');
+    throw new SandboxError('VALIDATION_ERROR', sentence(details, 'query'), details);
+  }
+  return copy as T;
+}
+
+/** Returns the JSON-pointer paths of body fields that the schema does not know (they are ignored). */
+export function unknownFields(schema: JsonSchema, value: unknown, path = ''): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  const out: string[] = [];
+  if (Array.isArray(value)) {
+    const items = schema.items as JsonSchema | undefined;
+    if (items) value.forEach((v, i) => out.push(...unknownFields(items, v, `${path}/${i}`)));
+    return out;
+  }
+  const variants = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  if (variants) {
+    const obj = variants.find((v) => v.type === 'object') ?? variants[0];
+    return obj ? unknownFields(obj, value, path) : [];
+  }
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!props || schema.additionalProperties === false) return [];
+  for (const [k, v] of Object.entries(value)) {
+    const sub = Object.hasOwn(props, k) ? props[k] : undefined;
+    if (!sub) out.push(`${path}/${k}`);
+    else out.push(...unknownFields(sub, v, `${path}/${k}`));
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+// Boots a sandbox: store, fixtures, context, workers and listeners. Shared by the CLI's
+// `serve` and the programmatic startSandbox(); never exits the process itself.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import { createApp } from './app.js';
+import { createClock, realClock } from './clock/clock.js';
+import { startTicker } from './clock/ticker.js';
+import { dataFile, type Config } from './config.js';
+import { createContext, type AppContext } from './context.js';
+import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
+import { Store } from './store/store.js';
+import { VERSION } from './version.js';
+
+export interface Listener {
+  url: string;
+  server: http.Server;
+}
+
+export interface Running {
+  ctx: AppContext;
+  listeners: Listener[];
+  dataFile: string | null;
+  /** extra lines for the start-up banner (certificate path, ...) */
+  notes?: string[];
+  /** stop accepting, finish in-flight requests, flush, release everything */
+  stop(): Promise<void>;
+}
+
+export type Extension = (ctx: AppContext) => Promise<void> | void;
+
+/** Hooks that other modules add (webhook dispatcher, HTTPS listener, ...). */
+export const EXTENSIONS: { beforeListen: Extension[] } = { beforeListen: [] };
+
+export async function openStore(config: Config, now: () => string): Promise<Store> {
+  const file = dataFile(config);
+  if (file) await mkdir(config.dataDir, { recursive: true });
+  return Store.open({ file, fsync: config.fsync, now });
+}
+
+export async function loadFixtures(ctx: AppContext, fixturesFile: string): Promise<void> {
+  const fixtures = await readFixtures(fixturesFile);
+  const first = fixtures.accounts[0]!;
+  if (ctx.config.clientId) first.client_id = ctx.config.clientId;
+  if (ctx.config.clientSecret) first.client_secret = ctx.config.clientSecret;
+  const hashes = await hashFixtureSecrets(fixtures);
+  await ctx.store.commit((tx) => seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId));
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function boot(config: Config): Promise<Running> {
+  const startedAtMs = realClock.nowMs();
+  let store: Store | null = null;
+  const clock = createClock(() => store?.data.meta.clockOffsetMs ?? 0);
+  store = await openStore(config, () => clock.nowIso());
+  const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs });
+  if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
+  for (const ext of EXTENSIONS.beforeListen) await ext(ctx);
+
+  const app = createApp(ctx);
+  const server = http.createServer({ keepAliveTimeout: 5000 }, app);
+  const addr = await listen(server, config.port, config.host);
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`;
+  ctx.setPublicUrl(url);
+  const listeners: Listener[] = [{ url, server }];
+  const ticker = config.tick ? startTicker(ctx) : null;
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const closing = listeners.map((l) => new Promise<void>((r) => l.server.close(() => r())));
+      for (const l of listeners) l.server.closeIdleConnections();
+      const force = setTimeout(() => listeners.forEach((l) => l.server.closeAllConnections()), 3000);
+      await Promise.all(closing);
+      clearTimeout(force);
+      await ticker?.stop();
+      for (const w of ctx.workers) await w.stop();
+      await ctx.store.close();
+    })());
+  return { ctx, listeners, dataFile: store.file, stop };
+}

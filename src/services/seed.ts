@@ -1,0 +1,115 @@
+// Loads a fixture set into an empty store: accounts with opening balances, their merchants,
+// the PIX key directory, outcome rules and webhook endpoints.
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../domain/credentials.js';
+import { SandboxError } from '../domain/errors.js';
+import { fixturesSchema, type Fixtures } from '../schemas/fixtures.js';
+import { ruleInputSchema } from '../schemas/control.js';
+import { validateBody } from '../schemas/validator.js';
+import type { Tx } from '../store/store.js';
+import type { Data, PixKeyType, Rule, WebhookEndpoint } from '../store/model.js';
+import { buildRule } from './rules.js';
+
+export async function readFixtures(file: string): Promise<Fixtures> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new SandboxError('VALIDATION_ERROR', `cannot read the fixtures file ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return checkFixtures(JSON.parse(text));
+  } catch (e) {
+    if (e instanceof SandboxError) throw new SandboxError(e.code, `fixtures file ${file}: ${e.message}`, e.details);
+    throw new SandboxError('VALIDATION_ERROR', `the fixtures file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function checkFixtures(value: unknown): Fixtures {
+  const fixtures = validateBody<Fixtures>(fixturesSchema, value);
+  fixtures.rules?.forEach((r, i) => {
+    try {
+      validateBody(ruleInputSchema, r);
+    } catch (e) {
+      const err = e as SandboxError;
+      throw new SandboxError('VALIDATION_ERROR', `rule ${i}: ${err.message}`, err.details.map((d) => ({ ...d, path: `/rules/${i}${d.path}` })));
+    }
+  });
+  return fixtures;
+}
+
+/** Secrets are hashed before the synchronous commit (scrypt is asynchronous). */
+export async function hashFixtureSecrets(f: Fixtures): Promise<Map<string, string>> {
+  const hashes = new Map<string, string>();
+  const secrets = f.accounts.flatMap((a) => [a.client_secret, ...(a.merchants ?? []).map((m) => m.client_secret)]);
+  await Promise.all(secrets.map(async (s) => hashes.set(s, await hashSecret(s))));
+  return hashes;
+}
+
+export interface SeedOptions {
+  /** overrides of the first account's credentials (configuration) */
+  clientId?: string | null;
+  clientSecret?: string | null;
+  webhookUrl?: string | null;
+}
+
+export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: string, newId: () => string): void {
+  for (const a of f.accounts) {
+    tx.put('accounts', {
+      id: a.id,
+      name: a.name,
+      clientId: a.client_id,
+      secretHash: hashes.get(a.client_secret)!,
+      splitEnabled: a.splitEnabled ?? false,
+      autoPayAfterSeconds: a.autoPayAfterSeconds ?? null,
+      settleAfterSeconds: a.settleAfterSeconds ?? 2,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (a.balance) tx.put('ledger', { id: newId(), from: 'world', to: `account:${a.id}`, amount: a.balance, transactionId: null, kind: 'OPENING', at: now });
+    for (const m of a.merchants ?? []) {
+      tx.put('merchants', {
+        id: m.id,
+        accountId: a.id,
+        name: m.name,
+        document: m.document,
+        documentType: m.document_type,
+        email: m.email,
+        phone: m.phone,
+        status: m.status ?? 'ACTIVE',
+        clientId: m.client_id,
+        secretHash: hashes.get(m.client_secret)!,
+        walletId: m.walletId,
+        createdAt: now,
+        updatedAt: now,
+      });
+      tx.put('wallets', { id: m.walletId, accountId: a.id, merchantId: m.id, name: 'main', currency: 'BRL', createdAt: now });
+      if (m.balance) tx.put('ledger', { id: newId(), from: 'world', to: `wallet:${m.walletId}`, amount: m.balance, transactionId: null, kind: 'OPENING', at: now });
+    }
+  }
+  for (const k of f.pixKeys ?? []) {
+    const id = k.keyType === 'EMAIL' || k.keyType === 'RANDOM' ? k.key.toLowerCase() : k.key;
+    tx.put('pixKeys', { id, key: id, keyType: k.keyType as PixKeyType, owner: k.owner, unknown: k.unknown ?? false, createdAt: now });
+  }
+  for (const r of f.rules ?? []) {
+    const rule: Rule = buildRule(r as never, newId(), tx.nextSeq(), now);
+    tx.put('rules', rule);
+  }
+  const defaultAccount = f.accounts[0]!.id;
+  for (const w of f.webhooks ?? []) {
+    const ep: WebhookEndpoint = {
+      id: newId(),
+      accountId: w.accountId ?? defaultAccount,
+      url: w.url,
+      events: (w.events as WebhookEndpoint['events']) ?? null,
+      secret: w.secret ?? `whsec_${randomBytes(18).toString('base64url')}`,
+      source: 'config',
+      createdAt: now,
+    };
+    tx.put('webhookEndpoints', ep);
+  }
+}
+
+/** A store is empty until fixtures have been loaded into it. */
+export const isEmpty = (data: Data): boolean => Object.keys(data.accounts).length === 0;
