@@ -1,8 +1,13 @@
-import jsQR from 'jsqr';
+import jsQRImport from 'jsqr';
 import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { buildDynamicBrCode } from '../../src/domain/brcode.js';
 import { renderQrDataUrl, renderQrPng } from '../../src/format/qr.js';
+
+type JsQR = typeof jsQRImport.default;
+// jsqr's types declare an ES default export, but its UMD bundle sets module.exports to the function.
+const jsQR: JsQR = (jsQRImport as unknown as { default?: JsQR }).default ?? (jsQRImport as unknown as JsQR);
 
 function decode(png: Buffer): { width: number; height: number; text: string | null; grayscale: boolean } {
   const image = PNG.sync.read(png);
@@ -33,18 +38,28 @@ describe('renderQrDataUrl', () => {
     expect(decoded.grayscale).toBe(true);
   });
 
-  it('decodes for short and long texts, and keeps a white quiet zone', () => {
+  it('decodes for short and long texts, with an integer scale and a white 4-module quiet zone', () => {
     for (const text of ['x', 'https://example.com/' + 'a'.repeat(300), code.toLowerCase()]) {
       const png = renderQrPng(text);
       const decoded = decode(png);
       expect(decoded.text).toBe(text);
       expect(decoded.width).toBeGreaterThanOrEqual(200);
+      const size = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules.size;
+      const scale = decoded.width / (size + 8);
+      expect(Number.isInteger(scale)).toBe(true);
       const image = PNG.sync.read(png);
-      const scale = Math.floor(decoded.width / 200) || 1;
-      for (let i = 0; i < 4 * scale; i++) {
-        expect(image.data[(i * image.width + i) * 4]).toBe(255);
-        expect(image.data[(image.width * 4 * scale) * 4 + i * 4]).toBe(255);
+      const gray = (x: number, y: number) => image.data[(y * image.width + x) * 4];
+      const margin = 4 * scale;
+      for (let a = 0; a < image.width; a++) {
+        for (let b = 0; b < margin; b++) {
+          for (const [x, y] of [[a, b], [b, a], [a, image.width - 1 - b], [image.width - 1 - b, a]] as const) {
+            expect(gray(x, y)).toBe(255);
+          }
+        }
       }
+      // The top-left finder pattern starts right after the margin and is always dark.
+      expect(gray(margin, margin)).toBe(0);
+      expect(gray(margin + scale - 1, margin + scale - 1)).toBe(0);
     }
   });
 

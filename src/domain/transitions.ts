@@ -1,0 +1,41 @@
+// The only judge of legal state changes. Anything not in a table is refused with 409 INVALID_STATE.
+import { SandboxError } from './errors.js';
+import type { ChargeStatus, MerchantStatus, TransferStatus } from '../store/model.js';
+
+export type ChargeAction = 'pay' | 'expire' | 'cancel';
+export type TransferAction = 'complete' | 'fail';
+
+export const CHARGE_TRANSITIONS: Record<ChargeAction, { from: ChargeStatus[]; to: ChargeStatus }> = {
+  pay: { from: ['WAITING_PAYMENT'], to: 'PAID' },
+  expire: { from: ['WAITING_PAYMENT'], to: 'EXPIRED' },
+  cancel: { from: ['WAITING_PAYMENT'], to: 'CANCELLED' },
+};
+
+export const TRANSFER_TRANSITIONS: Record<TransferAction, { from: TransferStatus[]; to: TransferStatus }> = {
+  complete: { from: ['PROCESSING'], to: 'COMPLETED' },
+  fail: { from: ['PROCESSING'], to: 'FAILED' },
+};
+
+/** Every merchant status may move to any other (an operator decision); moving to itself is refused. */
+export const MERCHANT_TRANSITIONS: Record<MerchantStatus, MerchantStatus[]> = {
+  ACTIVE: ['INACTIVE', 'SUSPENDED'],
+  INACTIVE: ['ACTIVE', 'SUSPENDED'],
+  SUSPENDED: ['ACTIVE', 'INACTIVE'],
+};
+
+export function chargeTransition(status: ChargeStatus, action: ChargeAction): ChargeStatus {
+  const t = CHARGE_TRANSITIONS[action];
+  if (!t.from.includes(status)) throw new SandboxError('INVALID_STATE', `cannot ${action} a charge that is ${status} (only ${t.from.join(', ')})`);
+  return t.to;
+}
+
+export function transferTransition(status: TransferStatus, action: TransferAction): TransferStatus {
+  const t = TRANSFER_TRANSITIONS[action];
+  if (!t.from.includes(status)) throw new SandboxError('INVALID_STATE', `cannot ${action} a transfer that is ${status} (only ${t.from.join(', ')})`);
+  return t.to;
+}
+
+export function merchantTransition(status: MerchantStatus, to: MerchantStatus): MerchantStatus {
+  if (!MERCHANT_TRANSITIONS[status].includes(to)) throw new SandboxError('INVALID_STATE', `the merchant is already ${status}`);
+  return to;
+}

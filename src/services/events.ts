@@ -1,0 +1,33 @@
+// Records a transaction's status change as an event, in the same commit as the change, and
+// queues one delivery per matching webhook endpoint (the outbox). The dispatcher delivers
+// after the commit; the request never waits for it.
+import type { Tx } from '../store/store.js';
+import type { Delivery, EventType, Transaction, WebhookEvent } from '../store/model.js';
+import { eventData, eventTypeFor } from '../domain/events.js';
+
+export function emitEvent(tx: Tx, t: Transaction, now: string, newId: () => string, type: EventType = eventTypeFor(t)): WebhookEvent {
+  const event: WebhookEvent = { id: newId(), type, accountId: t.accountId, transactionId: t.id, createdAt: now, data: eventData(t) };
+  tx.put('events', event);
+  for (const ep of Object.values(tx.data.webhookEndpoints)) {
+    if (ep.accountId !== t.accountId) continue;
+    if (ep.events && !ep.events.includes(type)) continue;
+    queueDelivery(tx, ep.id, event, now, newId);
+  }
+  return event;
+}
+
+export function queueDelivery(tx: Tx, endpointId: string, event: WebhookEvent, now: string, newId: () => string): Delivery {
+  const d: Delivery = {
+    id: newId(),
+    endpointId,
+    eventId: event.id,
+    eventType: event.type,
+    transactionId: event.transactionId,
+    status: 'PENDING',
+    attempts: [],
+    nextAttemptAt: now,
+    createdAt: now,
+  };
+  tx.put('deliveries', d);
+  return d;
+}

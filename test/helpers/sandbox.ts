@@ -1,0 +1,68 @@
+// Starts a real sandbox (the express app on an ephemeral port, a real lowdb file in a temp
+// folder or memory) and gives tests a small HTTP client for it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultConfig, type Config } from '../../src/config.js';
+import { boot, type Running } from '../../src/server.js';
+
+export const DEFAULT_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
+export const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestSandbox {
+  url: string;
+  running: Running;
+  dataDir: string | null;
+  request<T = any>(method: string, p: string, opts?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<HttpResult<T>>;
+  token(creds?: { client_id: string; client_secret: string }): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startTestSandbox(overrides: Partial<Config> & { file?: boolean } = {}): Promise<TestSandbox> {
+  const { file = false, ...rest } = overrides;
+  const dataDir = file ? await mkdtemp(path.join(os.tmpdir(), 'pix-sandbox-test-')) : null;
+  const config = defaultConfig({ port: 0, httpsPort: null, memory: !file, dataDir: dataDir ?? '.', fsync: false, tick: false, quiet: true, ...rest });
+  const running = await boot(config);
+  const url = running.listeners[0]!.url;
+  const request: TestSandbox['request'] = async (method, p, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await fetch(url + p, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any, text };
+  };
+  return {
+    url,
+    running,
+    dataDir,
+    request,
+    async token(creds = DEFAULT_CLIENT) {
+      const r = await request('POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...creds } });
+      if (r.status !== 200) throw new Error(`token failed: ${r.status} ${r.text}`);
+      return r.body.access_token as string;
+    },
+    async stop() {
+      await running.stop();
+      if (dataDir && !overrides.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
