@@ -1,18 +1,17 @@
 // Records a transaction's status change as an event, in the same commit as the change, and
 // queues one delivery per matching webhook endpoint (the outbox). The dispatcher delivers
-// after the commit; the request never waits for it.
+// after the commit; the request never waits for it. An event no endpoint wants is not kept:
+// the transaction itself holds the state, and fire rebuilds an event from it on demand.
 import type { Tx } from '../store/store.js';
 import type { Delivery, EventType, Transaction, WebhookEvent } from '../store/model.js';
 import { eventData, eventTypeFor } from '../domain/events.js';
 
 export function emitEvent(tx: Tx, t: Transaction, now: string, newId: () => string, type: EventType = eventTypeFor(t)): WebhookEvent {
   const event: WebhookEvent = { id: newId(), type, accountId: t.accountId, transactionId: t.id, createdAt: now, data: eventData(t) };
+  const endpoints = Object.values(tx.data.webhookEndpoints).filter((ep) => ep.accountId === t.accountId && (!ep.events || ep.events.includes(type)));
+  if (endpoints.length === 0) return event;
   tx.put('events', event);
-  for (const ep of Object.values(tx.data.webhookEndpoints)) {
-    if (ep.accountId !== t.accountId) continue;
-    if (ep.events && !ep.events.includes(type)) continue;
-    queueDelivery(tx, ep.id, event, now, newId);
-  }
+  for (const ep of endpoints) queueDelivery(tx, ep.id, event, now, newId);
   return event;
 }
 
