@@ -6,6 +6,7 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { createRoutes, type Routes } from './http/routes.js';
 import { oauthRoutes } from './api/oauth.js';
+import { merchantRoutes } from './api/merchants.js';
 
 /** A module that adds routes. Public API modules live in src/api, control modules in src/control. */
 export type RouteModule = (routes: Routes, ctx: AppContext) => void;
@@ -13,7 +14,7 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [oauthRoutes];
+export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes];
 export const STAGES: Stage[] = [];
 
 export function createApp(ctx: AppContext): Express {

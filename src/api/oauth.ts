@@ -1,6 +1,6 @@
 // POST /v1/oauth/token (CONTRACT §2): JSON or form bodies, credentials in the body or in HTTP
 // Basic, errors exactly as RFC 6749 §5.2 so that stock OAuth 2.0 clients parse them.
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
 import { verifySecret } from '../domain/credentials.js';
 import { signToken, TOKEN_TTL_SECONDS } from '../http/auth.js';
@@ -30,8 +30,22 @@ function basicCredentials(req: Request): { id: string; secret: string } | null |
   }
 }
 
+// A body that cannot be read is still answered as RFC 6749 says (invalid_request), since OAuth
+// libraries parse only that shape from the token endpoint.
+const tokenBody: RequestHandler = (req, res, next) =>
+  parseBody(true)(req, res, (err?: unknown) => {
+    if (!err) return next();
+    const e = err as { type?: string; message?: string; code?: string };
+    const why =
+      e.type === 'entity.parse.failed' ? 'the request body is not valid JSON'
+      : e.type === 'entity.too.large' ? 'the request body is larger than 1 MiB'
+      : e.code === 'UNSUPPORTED_MEDIA_TYPE' ? (e.message ?? 'unsupported body')
+      : 'the request body could not be read';
+    oauthError(res, 400, 'invalid_request', why);
+  });
+
 export function oauthRoutes(routes: Routes, ctx: AppContext): void {
-  routes.post('/v1/oauth/token', parseBody(true), async (req, res) => {
+  routes.post('/v1/oauth/token', tokenBody, async (req, res) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const grantType = str(body.grant_type) ?? (body.grant_type === undefined ? 'client_credentials' : undefined);

@@ -50,38 +50,43 @@ export const merchantCreateSchema = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 140 },
     document: digitsDocument,
-    document_type: { type: 'string', enum: ['CPF', 'CNPJ'] },
+    document_type: { type: 'string', enum: ['CPF', 'CNPJ'], 'x-message': 'must be CPF or CNPJ' },
     email,
     phone: phoneDigits,
   },
 } as const;
 export type MerchantCreateBody = FromSchema<typeof merchantCreateSchema>;
 
-const immutable = (field: string) =>
-  ({ not: {}, 'x-immutable': true, 'x-message': `cannot be changed after creation (${field})` }) as const;
+// Sending an immutable field is an error (CONTRACT §4), not an ignored unknown field.
+const immutable = (message: string) => ({ not: {}, 'x-immutable': true, 'x-message': message }) as const;
 
 export const merchantPatchSchema = {
   type: 'object',
-  minProperties: 1,
-  'x-message': 'must change at least one of name, email, phone',
-  anyOf: [{ required: ['name'] }, { required: ['email'] }, { required: ['phone'] }],
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 140 },
     email,
     phone: phoneDigits,
-    document: immutable('document'),
-    document_type: immutable('document_type'),
-    status: { not: {}, 'x-message': 'cannot be changed through this API (status is set by the operator)' },
+    document: immutable('cannot be changed after creation'),
+    document_type: immutable('cannot be changed after creation'),
+    status: immutable('cannot be changed through this API (the operator sets it)'),
   },
+  // "at least one of name, email, phone": fails only when every known field is absent, so that a
+  // body holding only an immutable field is told about that field first
+  allOf: [
+    {
+      not: { type: 'object', properties: { name: false, email: false, phone: false, document: false, document_type: false, status: false } },
+      'x-message': 'must change at least one of name, email, phone',
+    },
+  ],
 } as const;
 export type MerchantPatchBody = { name?: string; email?: string; phone?: string };
 
 export const merchantListQuerySchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, default: 1 },
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] },
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000_000, default: 1, 'x-message': 'must be an integer of at least 1' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, 'x-message': 'must be an integer from 1 to 100' },
+    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be one of ACTIVE, INACTIVE, SUSPENDED' },
   },
 } as const;
 export type MerchantListQuery = { page: number; limit: number; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };

@@ -1,0 +1,78 @@
+// Merchant wire shapes, exactly as the spec names them: snake_case `created_at`/`updated_at`
+// and `id` on creation, camelCase `merchantId`/`createdAt`/`updatedAt` everywhere else.
+// Only creation and the balance carry the {statusCode, message, data} envelope.
+import type { Merchant, Wallet } from '../store/model.js';
+
+export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret: string) {
+  return {
+    statusCode: 201,
+    message: 'Merchant created successfully',
+    data: {
+      merchant: {
+        id: m.id,
+        name: m.name,
+        document: m.document,
+        document_type: m.documentType,
+        email: m.email,
+        phone: m.phone,
+        status: m.status,
+        created_at: m.createdAt,
+        updated_at: m.updatedAt,
+      },
+      wallet_id: wallet.id,
+      credentials: { client_id: m.clientId, client_secret: clientSecret },
+    },
+  };
+}
+
+export function formatMerchantListItem(m: Merchant) {
+  return {
+    merchantId: m.id,
+    name: m.name,
+    document: m.document,
+    document_type: m.documentType,
+    email: m.email,
+    phone: m.phone,
+    status: m.status,
+    createdAt: m.createdAt,
+  };
+}
+
+export function formatMerchantList(items: Merchant[], page: number, limit: number, total: number) {
+  return {
+    data: items.map(formatMerchantListItem),
+    pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+  };
+}
+
+export function formatMerchant(m: Merchant, wallets: { wallet: Wallet; balance: number }[]) {
+  return {
+    merchantId: m.id,
+    name: m.name,
+    document: m.document,
+    document_type: m.documentType,
+    email: m.email,
+    phone: m.phone,
+    status: m.status,
+    wallets: wallets.map(({ wallet, balance }) => ({ walletId: wallet.id, name: wallet.name, balance, currency: wallet.currency })),
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
+}
+
+export function formatMerchantUpdated(m: Merchant) {
+  return {
+    merchantId: m.id,
+    name: m.name,
+    document: m.document,
+    document_type: m.documentType,
+    email: m.email,
+    phone: m.phone,
+    status: m.status,
+    updatedAt: m.updatedAt,
+  };
+}
+
+export function formatMerchantBalance(balance: number) {
+  return { statusCode: 200, message: 'Balance retrieved successfully', data: { balance } };
+}
