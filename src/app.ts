@@ -7,6 +7,7 @@ import { requestId } from './http/request-id.js';
 import { createRoutes, type Routes } from './http/routes.js';
 import { oauthRoutes } from './api/oauth.js';
 import { merchantRoutes } from './api/merchants.js';
+import { httpsRequired } from './http/https-required.js';
 
 /** A module that adds routes. Public API modules live in src/api, control modules in src/control. */
 export type RouteModule = (routes: Routes, ctx: AppContext) => void;
@@ -15,7 +16,7 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 export type Stage = (ctx: AppContext) => RequestHandler;
 
 export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes];
-export const STAGES: Stage[] = [];
+export const STAGES: Stage[] = [httpsRequired];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();

@@ -1,6 +1,7 @@
 // Boots a sandbox: store, fixtures, context, workers and listeners. Shared by the CLI's
 // `serve` and the programmatic startSandbox(); never exits the process itself.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { createApp } from './app.js';
@@ -8,13 +9,15 @@ import { createClock, realClock } from './clock/clock.js';
 import { startTicker } from './clock/ticker.js';
 import { dataFile, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
+import { loadTls } from './http/tls.js';
 import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';
+import { startWebhooks } from './webhooks/extension.js';
 
 export interface Listener {
   url: string;
-  server: http.Server;
+  server: http.Server | https.Server;
 }
 
 export interface Running {
@@ -27,10 +30,11 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export type Extension = (ctx: AppContext) => Promise<void> | void;
+/** May return lines for the start-up banner. */
+export type Extension = (ctx: AppContext) => Promise<void | string[]> | void | string[];
 
 /** Hooks that other modules add (webhook dispatcher, HTTPS listener, ...). */
-export const EXTENSIONS: { beforeListen: Extension[] } = { beforeListen: [] };
+export const EXTENSIONS: { beforeListen: Extension[] } = { beforeListen: [startWebhooks] };
 
 export async function openStore(config: Config, now: () => string): Promise<Store> {
   const file = dataFile(config);
@@ -47,7 +51,7 @@ export async function loadFixtures(ctx: AppContext, fixturesFile: string): Promi
   await ctx.store.commit((tx) => seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId));
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
+function listen(server: http.Server | https.Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -64,15 +68,36 @@ export async function boot(config: Config): Promise<Running> {
   store = await openStore(config, () => clock.nowIso());
   const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs });
   if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
-  for (const ext of EXTENSIONS.beforeListen) await ext(ctx);
+  const extensionNotes: string[] = [];
+  for (const ext of EXTENSIONS.beforeListen) extensionNotes.push(...((await ext(ctx)) ?? []));
+  // before anything listens, so that a bad --tls-cert fails start-up cleanly
+  const tlsMaterial = config.httpsPort === null ? null : await loadTls(config);
 
   const app = createApp(ctx);
+  const urlOf = (scheme: string, addr: AddressInfo) => {
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    return `${scheme}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
+  };
   const server = http.createServer({ keepAliveTimeout: 5000 }, app);
-  const addr = await listen(server, config.port, config.host);
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`;
+  const url = urlOf('http', await listen(server, config.port, config.host));
   ctx.setPublicUrl(url);
   const listeners: Listener[] = [{ url, server }];
+  const notes: string[] = [...extensionNotes];
+  if (tlsMaterial && config.httpsPort !== null) {
+    const secure = https.createServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, keepAliveTimeout: 5000 }, app);
+    try {
+      const httpsUrl = urlOf('https', await listen(secure, config.httpsPort, config.host));
+      listeners.push({ url: httpsUrl, server: secure });
+      // plain HTTP would refuse the charge location, so codes point at the HTTPS listener
+      if (config.requireHttps) ctx.setPublicUrl(httpsUrl);
+    } catch (e) {
+      await new Promise<void>((r) => server.close(() => r()));
+      await tlsMaterial.cleanup();
+      await store.close();
+      throw e;
+    }
+    notes.push(`certificate: ${tlsMaterial.certPath}${tlsMaterial.generated ? ' (generated; trust it with NODE_EXTRA_CA_CERTS or curl --cacert)' : ''}`);
+  }
   const ticker = config.tick ? startTicker(ctx) : null;
 
   let stopping: Promise<void> | null = null;
@@ -86,6 +111,7 @@ export async function boot(config: Config): Promise<Running> {
       await ticker?.stop();
       for (const w of ctx.workers) await w.stop();
       await ctx.store.close();
+      await tlsMaterial?.cleanup();
     })());
-  return { ctx, listeners, dataFile: store.file, stop };
+  return { ctx, listeners, dataFile: store.file, notes, stop };
 }

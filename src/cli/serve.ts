@@ -4,6 +4,7 @@ import { defaultConfig, type Config } from '../config.js';
 import { boot } from '../server.js';
 import { StoreFileError } from '../store/wal-adapter.js';
 import { SandboxError } from '../domain/errors.js';
+import { TlsConfigError } from '../http/tls.js';
 
 export function serveOptions<T>(y: Argv<T>) {
   return y
@@ -67,7 +68,7 @@ export async function serve(config: Config): Promise<void> {
   try {
     running = await boot(config);
   } catch (e) {
-    if (e instanceof StoreFileError || e instanceof SandboxError) {
+    if (e instanceof StoreFileError || e instanceof SandboxError || e instanceof TlsConfigError) {
       console.error(`pix-sandbox: ${e.message}`);
       process.exit(2);
     }
