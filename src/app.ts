@@ -7,6 +7,10 @@ import { requestId } from './http/request-id.js';
 import { createRoutes, type Routes } from './http/routes.js';
 import { oauthRoutes } from './api/oauth.js';
 import { merchantRoutes } from './api/merchants.js';
+import { chargeRoutes } from './api/charges.js';
+import { transferRoutes } from './api/transfers.js';
+import { transactionRoutes } from './api/transactions.js';
+import { balanceRoutes } from './api/balances.js';
 import { httpsRequired } from './http/https-required.js';
 
 /** A module that adds routes. Public API modules live in src/api, control modules in src/control. */
@@ -15,7 +19,7 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes];
+export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes];
 export const STAGES: Stage[] = [httpsRequired];
 
 export function createApp(ctx: AppContext): Express {

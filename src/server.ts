@@ -14,6 +14,7 @@ import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';
 import { startWebhooks } from './webhooks/extension.js';
+import { dueWorker } from './services/due-work.js';
 
 export interface Listener {
   url: string;
@@ -68,6 +69,8 @@ export async function boot(config: Config): Promise<Running> {
   store = await openStore(config, () => clock.nowIso());
   const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs });
   if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
+  // first among the workers, so that the events of due transitions go out in the same runDue()
+  ctx.workers.push(dueWorker(ctx));
   const extensionNotes: string[] = [];
   for (const ext of EXTENSIONS.beforeListen) extensionNotes.push(...((await ext(ctx)) ?? []));
   // before anything listens, so that a bad --tls-cert fails start-up cleanly

@@ -100,7 +100,7 @@ const splitEntry = {
     wallet_id: uuidParam,
   },
   if: { properties: { mode: { const: 'PERCENTAGE' } }, required: ['mode'] },
-  then: { properties: { amount: { maximum: 100, 'x-message': 'must be a percentage from 1 to 100' } } },
+  then: { properties: { amount: { type: 'integer', maximum: 100, 'x-message': 'must be a percentage from 1 to 100' } } },
 } as const;
 
 export const cashInSchema = {

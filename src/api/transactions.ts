@@ -1,0 +1,19 @@
+// GET /v1/banking/transactions/{transactionId}: one transaction, in the lookup envelope. An
+// account sees its own and its merchants'; a merchant only its own; anything else is 404.
+import type { AppContext } from '../context.js';
+import { notFound } from '../domain/errors.js';
+import { envelope, formatLookup } from '../format/transactions.js';
+import { authenticate, principalOf } from '../http/auth.js';
+import { uuidParam, type Routes } from '../http/routes.js';
+
+export function transactionRoutes(routes: Routes, ctx: AppContext): void {
+  routes.get('/v1/banking/transactions/:transactionId', authenticate(ctx), (req, res) => {
+    const id = uuidParam(req, 'transactionId');
+    const p = principalOf(res);
+    const transactions = ctx.store.data.transactions;
+    const t = Object.hasOwn(transactions, id) ? transactions[id] : undefined;
+    const visible = t && t.accountId === p.account.id && (p.kind === 'account' || t.merchantId === p.merchant!.id);
+    if (!visible) throw notFound(`transaction ${id}`);
+    res.json(envelope('Transaction retrieved successfully', formatLookup(t)));
+  });
+}

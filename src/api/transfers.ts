@@ -1,0 +1,42 @@
+// POST /v1/banking/cash-out/pix (spec "cash-out") with the idempotency of CONTRACT §7. The key's
+// record is written in the same atomic change as the transfer, so a duplicate that arrives at the
+// same instant finds it at once and can never create a second transfer; it answers only once the
+// original is durable. Rejected requests (validation, INSUFFICIENT_FUNDS) leave no record.
+import type { AppContext } from '../context.js';
+import {
+  bodyHash,
+  buildIdempotencyRecord,
+  IDEMPOTENCY_HEADER,
+  idempotencyDecision,
+  idempotencyKeyOf,
+  idempotencyRecordId,
+  REPLAYED_HEADER,
+} from '../domain/idempotency.js';
+import { formatCashOut } from '../format/transactions.js';
+import { authenticate, principalOf } from '../http/auth.js';
+import { parseBody, readBody } from '../http/body.js';
+import type { Routes } from '../http/routes.js';
+import { cashOutSchema, type CashOutBody } from '../schemas/public.js';
+import { createTransfer } from '../services/transfers.js';
+import { actorOf } from './charges.js';
+
+export function transferRoutes(routes: Routes, ctx: AppContext): void {
+  routes.post('/v1/banking/cash-out/pix', authenticate(ctx), parseBody(), async (req, res) => {
+    const key = idempotencyKeyOf(req.get(IDEMPOTENCY_HEADER));
+    const body = readBody<CashOutBody>(req, res, cashOutSchema);
+    const principal = principalOf(res);
+    const hash = bodyHash(body);
+    const answer = ctx.store.apply((tx) => {
+      const now = ctx.clock.now();
+      const decision = idempotencyDecision(tx.get('idempotency', idempotencyRecordId(principal.id, key)), hash, now.toISOString());
+      if (decision.kind === 'replay') return { replayed: true, statusCode: decision.statusCode, body: decision.body };
+      const created = formatCashOut(createTransfer(tx, ctx, actorOf(principal), body, key));
+      tx.put('idempotency', buildIdempotencyRecord({ principalId: principal.id, key, bodyHash: hash, statusCode: 201, body: created, now }));
+      return { replayed: false, statusCode: 201, body: created };
+    });
+    // for a replay this waits for the original's write, so a replay never answers before it is durable
+    await ctx.store.sync();
+    if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');
+    res.status(answer.statusCode).json(answer.body);
+  });
+}

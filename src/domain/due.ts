@@ -1,0 +1,50 @@
+// What the clock must do now (CONTRACT §6–7, §7b, §9): a pure function of (state, time), so that a
+// tick and a clock jump run the same code. Every action closes its transaction, so only the
+// earliest due action of each one matters: when the clock jumps past both an outcome at +5 s and
+// an expiry at +60 s, the outcome happens and the expiry no longer applies.
+import type { Transaction } from '../store/model.js';
+
+export type DueKind = 'pay' | 'expire' | 'cancel' | 'settle';
+
+export interface DueAction {
+  kind: DueKind;
+  transactionId: string;
+  /** when it fell due (ISO); the transition is stamped with this time */
+  at: string;
+}
+
+export interface DueState {
+  transactions: Readonly<Record<string, Transaction>>;
+  /** ids of the transactions that can still change (store.ix.openTransactions) */
+  open: Iterable<string>;
+}
+
+/** The action a transaction is waiting for, due or not; null when nothing will happen on its own. */
+export function nextAction(t: Transaction): DueAction | null {
+  const outcome = t.outcome;
+  if (t.type === 'CASH_IN') {
+    if (t.status !== 'WAITING_PAYMENT') return null;
+    const expiry: DueAction = { kind: 'expire', transactionId: t.id, at: t.expiresAt };
+    if (!outcome?.at || outcome.action === 'wait') return expiry;
+    if (outcome.action !== 'pay' && outcome.action !== 'expire' && outcome.action !== 'cancel') return expiry;
+    // an outcome due at the very instant of expiry still wins: it was scheduled within the charge's life
+    return outcome.at <= t.expiresAt ? { kind: outcome.action, transactionId: t.id, at: outcome.at } : expiry;
+  }
+  if (t.status !== 'PROCESSING') return null;
+  if (outcome?.action === 'wait') return null;
+  if (outcome?.at && (outcome.action === 'complete' || outcome.action === 'fail')) return { kind: 'settle', transactionId: t.id, at: outcome.at };
+  return { kind: 'settle', transactionId: t.id, at: t.settleAt };
+}
+
+/** Every action due at `now`, oldest first (ISO 8601 UTC strings order as their instants do). */
+export function dueActions(state: DueState, now: Date): DueAction[] {
+  const nowIso = now.toISOString();
+  const out: DueAction[] = [];
+  for (const id of state.open) {
+    const t = state.transactions[id];
+    if (!t) continue;
+    const next = nextAction(t);
+    if (next && next.at <= nowIso) out.push(next);
+  }
+  return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.transactionId < b.transactionId ? -1 : 1));
+}

@@ -1,0 +1,83 @@
+// Transactions on the wire, exactly as the spec shows them: the creation bodies of cash-in and
+// cash-out, the lookup's `data`, and the balance envelope. Nothing internal leaks out.
+import type { Charge, Party, Transaction, TransactionError, Transfer } from '../store/model.js';
+
+export interface CashInCreated {
+  transactionId: string;
+  amount: number;
+  status: Charge['status'];
+  pixCode: string;
+  qrCode: string;
+  createdAt: string;
+}
+
+export interface CashOutCreated {
+  transactionId: string;
+  amount: number;
+  status: Transfer['status'];
+  createdAt: string;
+  'x-idempotency-key': string;
+}
+
+export type LookupStatus = 'WAITING_PAYMENT' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+
+export interface LookupData {
+  id: string;
+  status: LookupStatus;
+  end_to_end_id?: string;
+  payer?: Party;
+  receiver?: Transfer['receiver'];
+  error?: TransactionError;
+}
+
+export interface Envelope<T> {
+  statusCode: 200;
+  message: string;
+  data: T;
+}
+
+/** `qrCode` is derived from `pixCode` on the way out and never stored. */
+export function formatCashIn(c: Charge, qrCode: string): CashInCreated {
+  return { transactionId: c.id, amount: c.amount, status: c.status, pixCode: c.pixCode, qrCode, createdAt: c.createdAt };
+}
+
+export function formatCashOut(t: Transfer): CashOutCreated {
+  return { transactionId: t.id, amount: t.amount, status: t.status, createdAt: t.createdAt, 'x-idempotency-key': t.idempotencyKey };
+}
+
+const party = (p: Party): Party => ({ name: p.name, document: p.document, ispb: p.ispb, account_number: p.account_number, account_type: p.account_type });
+
+/**
+ * The lookup's `data` (CONTRACT §6–7): id and status, plus end_to_end_id and payer/receiver when
+ * COMPLETED, or error when FAILED. A charge's own states map onto the lookup's four.
+ */
+export function formatLookup(t: Transaction): LookupData {
+  if (t.type === 'CASH_IN') {
+    if (t.status === 'WAITING_PAYMENT') return { id: t.id, status: 'WAITING_PAYMENT' };
+    if (t.status === 'PAID') return { id: t.id, status: 'COMPLETED', end_to_end_id: t.endToEndId!, payer: party(t.payer!) };
+    const code = t.status === 'EXPIRED' ? 'CHARGE_EXPIRED' : 'CHARGE_CANCELLED';
+    return { id: t.id, status: 'FAILED', error: { code: t.error?.code ?? code, message: t.error?.message ?? `the charge is ${t.status}` } };
+  }
+  if (t.status === 'PROCESSING') return { id: t.id, status: 'PROCESSING' };
+  if (t.status === 'COMPLETED') {
+    const r = t.receiver!;
+    return { id: t.id, status: 'COMPLETED', end_to_end_id: t.endToEndId!, receiver: { ...party(r), key: r.key, keyType: r.keyType } };
+  }
+  return { id: t.id, status: 'FAILED', error: { code: t.error?.code ?? 'TRANSFER_FAILED', message: t.error?.message ?? 'the transfer failed' } };
+}
+
+export function envelope<T>(message: string, data: T): Envelope<T> {
+  return { statusCode: 200, message, data };
+}
+
+/** What a payer's bank reads at the charge's location (not part of the public API's fields). */
+export function formatLocation(c: Charge): Record<string, unknown> {
+  return {
+    id: c.id,
+    amount: c.amount,
+    status: c.status,
+    description: c.description,
+    createdAt: c.createdAt,
+    expiresAt: c.expiresAt,
+  };
+}

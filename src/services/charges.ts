@@ -1,0 +1,135 @@
+// Charges applied to the store: each function runs inside one `store.commit`, checks the
+// transition table, moves money through the ledger and emits the event in the same commit.
+import type { AppContext } from '../context.js';
+import { buildDynamicBrCode } from '../domain/brcode.js';
+import {
+  autoPayOutcome,
+  buildCharge,
+  cashInIssues,
+  chargeLocation,
+  closedCharge,
+  defaultPayer,
+  MERCHANT_CITY,
+  paidCharge,
+  receiverShare,
+} from '../domain/charges.js';
+import { generateEndToEndId } from '../domain/end-to-end.js';
+import { notFound, SandboxError } from '../domain/errors.js';
+import { accountRef, entryFor, walletRef } from '../domain/ledger.js';
+import { orderedRules, scheduleOutcome } from '../domain/rules.js';
+import { computeSplits } from '../domain/splits.js';
+import type { CashInBody, SplitEntryBody } from '../schemas/public.js';
+import type { Account, Charge, LedgerRef, Party, SplitShare } from '../store/model.js';
+import type { Tx } from '../store/store.js';
+import { emitEvent } from './events.js';
+
+/** Whose money: the account's main balance, or the merchant's main wallet. */
+export interface Actor {
+  accountId: string;
+  merchantId: string | null;
+}
+
+/** The ledger account that a transaction of this account (or merchant) credits or debits. */
+export function fundsRef(tx: Tx, accountId: string, merchantId: string | null): LedgerRef {
+  if (!merchantId) return accountRef(accountId);
+  const merchant = tx.get('merchants', merchantId);
+  if (!merchant) throw notFound(`merchant ${merchantId}`);
+  return walletRef(merchant.walletId);
+}
+
+/** Split shares (CONTRACT §4): feature, arithmetic, then every wallet of this account and ACTIVE. */
+function resolveSplits(tx: Tx, account: Account, amount: number, split: CashInBody['split']): SplitShare[] {
+  if (split === undefined) return [];
+  if (!account.splitEnabled)
+    throw new SandboxError('SPLIT_NOT_ENABLED', 'the split feature is not enabled for this account; ask the operator to enable it (control API: splitEnabled)');
+  const list: SplitEntryBody[] = Array.isArray(split) ? split : [split];
+  const result = computeSplits(
+    amount,
+    list.map((s) => ({ ...s, wallet_id: s.wallet_id.toLowerCase() })),
+  );
+  if (!result.ok) throw new SandboxError(result.code, result.message, result.details);
+  result.shares.forEach((s, i) => {
+    const wallet = tx.get('wallets', s.walletId);
+    const path = `/split/${i}/wallet_id`;
+    if (!wallet || wallet.accountId !== account.id)
+      throw new SandboxError('WALLET_NOT_FOUND', `wallet ${s.walletId} is not a wallet of this account`, [{ path, message: 'is not a wallet of this account' }]);
+    const merchant = tx.get('merchants', wallet.merchantId);
+    if (merchant?.status !== 'ACTIVE')
+      throw new SandboxError('WALLET_NOT_ACTIVE', `wallet ${s.walletId} belongs to a merchant that is ${merchant?.status ?? 'gone'}`, [
+        { path, message: 'belongs to a merchant that is not ACTIVE' },
+      ]);
+  });
+  return result.shares;
+}
+
+export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashInBody): Charge {
+  const account = tx.get('accounts', actor.accountId);
+  if (!account) throw notFound(`account ${actor.accountId}`);
+  const merchant = actor.merchantId ? tx.get('merchants', actor.merchantId) : undefined;
+  if (actor.merchantId && !merchant) throw notFound(`merchant ${actor.merchantId}`);
+  const issues = cashInIssues(body);
+  if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `customer.document ${issues[0]!.message}`, issues);
+  const split = resolveSplits(tx, account, body.amount, body.split);
+
+  const now = ctx.clock.now();
+  const id = ctx.newId();
+  const subject = { type: 'CASH_IN' as const, amount: body.amount, description: body.description, document: body.customer.document };
+  const outcome =
+    scheduleOutcome(orderedRules(tx.data.rules), subject, now) ??
+    (account.autoPayAfterSeconds !== null ? autoPayOutcome(account.autoPayAfterSeconds, now) : undefined);
+  const location = chargeLocation(ctx.publicUrl(), id);
+  if (location.length > 77)
+    throw new SandboxError('INTERNAL_ERROR', `the public URL ${ctx.publicUrl()} is too long for a BR Code location (77 characters); set a shorter --public-url`);
+  const pixCode = buildDynamicBrCode({ location, amountCents: body.amount, merchantName: merchant?.name ?? account.name, merchantCity: MERCHANT_CITY });
+  const charge = buildCharge({ id, accountId: account.id, merchantId: merchant?.id ?? null, input: body, pixCode, split, now, ...(outcome ? { outcome } : {}) });
+  tx.put('transactions', charge);
+  emitEvent(tx, charge, charge.createdAt, ctx.newId);
+  return charge;
+}
+
+export function getCharge(tx: Tx, id: string): Charge {
+  const t = tx.get('transactions', id);
+  if (!t || t.type !== 'CASH_IN') throw notFound(`charge ${id}`);
+  return t;
+}
+
+/** → PAID at `at`: the receiver gets the amount less the split shares, each wallet its share. */
+export function payChargeAt(tx: Tx, ctx: AppContext, id: string, payer: Partial<Party> | undefined, at: Date): Charge {
+  const charge = getCharge(tx, id);
+  const atIso = at.toISOString();
+  const fullPayer = defaultPayer(charge, payer, Math.random);
+  const paid = paidCharge(charge, fullPayer, generateEndToEndId(fullPayer.ispb, at, Math.random), atIso);
+  const balance = (ref: LedgerRef) => tx.ix.balance(ref);
+  const rest = receiverShare(charge);
+  const to = fundsRef(tx, charge.accountId, charge.merchantId);
+  if (rest > 0) tx.put('ledger', entryFor(balance, { from: 'world', to, amount: rest, kind: 'CASH_IN', transactionId: id }, ctx.newId(), atIso));
+  // a share that rounds to 0 cents (1 % of 50 cents) moves nothing, so it leaves no entry
+  for (const s of charge.split) {
+    if (s.share <= 0) continue;
+    const movement = { from: 'world' as const, to: walletRef(s.walletId), amount: s.share, kind: 'SPLIT' as const, transactionId: id };
+    tx.put('ledger', entryFor(balance, movement, ctx.newId(), atIso));
+  }
+  tx.put('transactions', paid);
+  emitEvent(tx, paid, atIso, ctx.newId);
+  return paid;
+}
+
+/** → EXPIRED or CANCELLED at `at`; no money moves. */
+export function closeChargeAt(tx: Tx, ctx: AppContext, id: string, action: 'expire' | 'cancel', at: Date): Charge {
+  const closed = closedCharge(getCharge(tx, id), action, at.toISOString());
+  tx.put('transactions', closed);
+  emitEvent(tx, closed, closed.updatedAt, ctx.newId);
+  return closed;
+}
+
+export function payCharge(tx: Tx, ctx: AppContext, id: string, payer?: Partial<Party>): Charge {
+  return payChargeAt(tx, ctx, id, payer, ctx.clock.now());
+}
+
+export function expireCharge(tx: Tx, ctx: AppContext, id: string): Charge {
+  return closeChargeAt(tx, ctx, id, 'expire', ctx.clock.now());
+}
+
+export function cancelCharge(tx: Tx, ctx: AppContext, id: string): Charge {
+  return closeChargeAt(tx, ctx, id, 'cancel', ctx.clock.now());
+}
