@@ -80,7 +80,12 @@ export class Store {
    */
   commit<T>(fn: (tx: Tx) => T): Promise<T> {
     if (this.#failed) return Promise.reject(this.#failed);
-    const result = this.apply(fn);
+    let result: T;
+    try {
+      result = this.apply(fn);
+    } catch (e) {
+      return Promise.reject(e); // as documented: a rejection, never a synchronous throw
+    }
     return this.sync().then(() => result);
   }
 
@@ -164,6 +169,8 @@ export class Store {
   /** Replaces the whole data (reset). The caller has already moved the old file aside. */
   async replace(data: Data): Promise<void> {
     await this.#drain();
+    // the files may have been moved aside: reopen the log at its path instead of writing into the moved one
+    await this.#adapter.close();
     this.data = data;
     this.#db.data = data;
     this.ix = Indexes.build(data);

@@ -1,0 +1,177 @@
+// The Store on a real temp file: group commit, rollback, log replay, torn lines, compaction.
+import { randomUUID } from 'node:crypto';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Merchant } from '../../src/store/model.js';
+import { Store } from '../../src/store/store.js';
+import { StoreFileError } from '../../src/store/wal-adapter.js';
+
+let dir: string;
+let file: string;
+const now = () => '2030-01-01T00:00:00.000Z';
+const open = (fsync = false) => Store.open({ file, fsync, now });
+const walLines = async () => (await readFile(`${file}.wal`, 'utf8')).split('\n').filter(Boolean);
+const snapshot = async () => JSON.parse(await readFile(file, 'utf8'));
+
+function merchant(i: number, over: Partial<Merchant> = {}): Merchant {
+  return {
+    id: `m-${i}`,
+    accountId: 'acc',
+    name: `M${i}`,
+    document: String(10_000_000_000 + i),
+    documentType: 'CPF',
+    email: 'm@x.example',
+    phone: '11912345678',
+    status: 'ACTIVE',
+    clientId: `client-${i}`,
+    secretHash: 'scrypt$00$00',
+    walletId: `w-${i}`,
+    createdAt: now(),
+    updatedAt: now(),
+    ...over,
+  };
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pix-store-'));
+  file = path.join(dir, 'db.json');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('Store', () => {
+  it('groups 200 concurrent commits into far fewer log appends, and each resolves durable', async () => {
+    const store = await open(true);
+    const done = await Promise.all(Array.from({ length: 200 }, (_, i) => store.commit((tx) => (tx.put('merchants', merchant(i)), i))));
+    expect(done).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    const lines = await walLines();
+    expect(lines.length).toBeLessThanOrEqual(5);
+    expect(lines.flatMap((l) => JSON.parse(l)).length).toBe(200);
+    const copy = await open();
+    expect(Object.keys(copy.data.merchants)).toHaveLength(200);
+    await copy.close();
+    await store.close();
+  });
+
+  it('answers a commit only after its change is in the log', async () => {
+    const store = await open();
+    await store.commit((tx) => tx.put('merchants', merchant(1)));
+    expect((await walLines()).join('')).toContain('"m-1"');
+    await store.close();
+  });
+
+  it('rolls back records, meta and indexes of a mutation that throws, and writes nothing', async () => {
+    const store = await open();
+    await store.commit((tx) => tx.put('merchants', merchant(1)));
+    const before = JSON.stringify(store.data);
+    const walBefore = await readFile(`${file}.wal`, 'utf8');
+    const failing = store.commit((tx) => {
+      tx.put('merchants', merchant(2));
+      tx.put('merchants', { ...merchant(1), name: 'changed', document: '99999999999' });
+      tx.remove('merchants', 'm-1');
+      tx.put('ledger', { id: 'e1', from: 'world', to: 'wallet:w-1', amount: 500, transactionId: null, kind: 'ADJUSTMENT', at: now() });
+      tx.setMeta('clockOffsetMs', 1234);
+      tx.nextSeq();
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    expect(JSON.stringify(store.data)).toBe(before);
+    expect(store.ix.balance('wallet:w-1')).toBe(0);
+    expect(store.ix.merchantByDocument.get(`acc:${merchant(1).document}`)).toBe('m-1');
+    expect(store.ix.merchantByDocument.has('acc:99999999999')).toBe(false);
+    expect(store.ix.byClientId.has('client-2')).toBe(false);
+    expect(store.ix.byClientId.get('client-1')).toEqual({ kind: 'merchant', id: 'm-1' });
+    await store.sync();
+    expect(await readFile(`${file}.wal`, 'utf8')).toBe(walBefore);
+    // an asynchronous mutation is refused and rolled back too
+    await expect(store.commit((async (tx: Parameters<Parameters<Store['commit']>[0]>[0]) => tx.put('merchants', merchant(3))) as never)).rejects.toThrow(/synchronous/);
+    expect(store.data.merchants['m-3']).toBeUndefined();
+    await store.close();
+  });
+
+  it('replays the log after a crash (no close) and compacts it into the snapshot at start', async () => {
+    const store = await open();
+    await store.commit((tx) => {
+      tx.put('merchants', merchant(1));
+      tx.put('ledger', { id: 'e1', from: 'world', to: 'wallet:w-1', amount: 700, transactionId: null, kind: 'ADJUSTMENT', at: now() });
+      tx.setMeta('clockOffsetMs', 42);
+    });
+    await store.commit((tx) => tx.put('merchants', { ...merchant(1), name: 'renamed' }));
+    await store.commit((tx) => (tx.put('merchants', merchant(2)), tx.remove('merchants', 'm-2')));
+    // the snapshot does not hold them yet: only the log does (the process "crashed" here)
+    expect((await snapshot()).merchants['m-1']).toBeUndefined();
+    const reopened = await open();
+    expect(reopened.data.merchants['m-1']!.name).toBe('renamed');
+    expect(reopened.data.merchants['m-2']).toBeUndefined();
+    expect(reopened.data.meta.clockOffsetMs).toBe(42);
+    expect(reopened.ix.balance('wallet:w-1')).toBe(700);
+    expect(reopened.ix.byClientId.get('client-1')).toEqual({ kind: 'merchant', id: 'm-1' });
+    expect((await snapshot()).merchants['m-1'].name).toBe('renamed');
+    expect(await walLines()).toEqual([]);
+    await reopened.close();
+    await store.close().catch(() => undefined);
+  });
+
+  it('drops a torn last log line (never acknowledged) and keeps the rest', async () => {
+    const store = await open();
+    await store.commit((tx) => tx.put('merchants', merchant(1)));
+    await store.commit((tx) => tx.put('merchants', merchant(2)));
+    await appendFile(`${file}.wal`, '[{"c":"merchants","id":"m-3","v":{"id":"m-3","na');
+    const reopened = await open();
+    expect(Object.keys(reopened.data.merchants).sort()).toEqual(['m-1', 'm-2']);
+    await reopened.close();
+    await store.close();
+  });
+
+  it('refuses a log whose middle line is corrupt, leaving both files untouched', async () => {
+    const store = await open();
+    await store.commit((tx) => tx.put('merchants', merchant(1)));
+    await appendFile(`${file}.wal`, 'garbage\n');
+    await store.commit((tx) => tx.put('merchants', merchant(2)));
+    const snap = await readFile(file);
+    const wal = await readFile(`${file}.wal`);
+    await expect(open()).rejects.toBeInstanceOf(StoreFileError);
+    expect((await readFile(file)).equals(snap)).toBe(true);
+    expect((await readFile(`${file}.wal`)).equals(wal)).toBe(true);
+    await store.close();
+  });
+
+  it('refuses a snapshot that does not parse or has a newer schema version, naming the file', async () => {
+    await writeFile(file, '{"meta": {');
+    await expect(open()).rejects.toThrow(file);
+    expect(await readFile(file, 'utf8')).toBe('{"meta": {');
+    const store = await open().catch(() => null);
+    expect(store).toBeNull();
+    await writeFile(file, JSON.stringify({ meta: { schemaVersion: 999 } }));
+    await expect(open()).rejects.toBeInstanceOf(StoreFileError);
+  });
+
+  it('compacts the log into the snapshot once the log outgrows it', async () => {
+    const store = await open();
+    const blob = 'x'.repeat(100_000);
+    for (let i = 0; i < 60; i++) await store.commit((tx) => tx.put('merchants', merchant(i % 3, { name: `${i}${blob}` })));
+    // 60 × 100 kB appended against a snapshot of ~300 kB: compaction must have run
+    const { logBytes, snapshotBytes } = store.stats();
+    expect(logBytes).toBeLessThan(4 * 1024 * 1024);
+    expect(snapshotBytes).toBeGreaterThan(200_000);
+    const snap = await snapshot();
+    expect(Object.keys(snap.merchants)).toHaveLength(3);
+    await store.close();
+    const reopened = await open();
+    expect(reopened.data.merchants['m-2']!.name.startsWith('59')).toBe(true);
+    await reopened.close();
+  });
+
+  it('keeps the same behaviour in memory', async () => {
+    const store = await Store.open({ file: null, now });
+    const id = randomUUID();
+    await store.commit((tx) => tx.put('merchants', merchant(1, { id })));
+    await expect(store.commit(() => { throw new Error('no'); })).rejects.toThrow('no');
+    expect(store.data.merchants[id]).toBeDefined();
+    expect(store.file).toBeNull();
+    await store.close();
+  });
+});
