@@ -1,0 +1,147 @@
+// The webhook dispatcher: a Worker that delivers the outbox (PENDING deliveries whose time has
+// come by the sandbox clock), records every attempt in its own commit, and schedules retries.
+// It wakes right after a commit that queued deliveries (once that commit is durable), so events
+// go out within milliseconds, but never inside the request that caused them.
+import { realClock } from '../clock/clock.js';
+import type { AppContext, Worker } from '../context.js';
+import type { Data, Delivery } from '../store/model.js';
+import type { Indexes } from '../store/indexes.js';
+import { ensureConfigEndpoint } from './endpoints.js';
+import { afterAttempt, dueHeads, eventBody } from './policy.js';
+import { prune } from './prune.js';
+import { send } from './send.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './sign.js';
+
+/** attempts in flight at once (a hung receiver holds a slot for up to 5 s) */
+const MAX_IN_FLIGHT = 32;
+/** rounds of one runDue(): each round can unblock the next event of a transaction */
+const MAX_ROUNDS = 50;
+const PRUNE_EVERY_MS = 10_000;
+
+const dispatchers = new WeakMap<AppContext, Dispatcher>();
+
+/** The dispatcher of a running sandbox (the control API waits on it). */
+export const dispatcherOf = (ctx: AppContext): Dispatcher | undefined => dispatchers.get(ctx);
+
+export class Dispatcher implements Worker {
+  readonly #ctx: AppContext;
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #abort = new AbortController();
+  #stopped = false;
+  #wakeQueued = false;
+  #seenIx: Indexes | null = null;
+  #seenPending = 0;
+  #seenData: Data;
+  #lastPruneMs = 0;
+
+  constructor(ctx: AppContext) {
+    this.#ctx = ctx;
+    this.#seenData = ctx.store.data;
+    dispatchers.set(ctx, this);
+  }
+
+  /** Listens for commits and sends whatever is already due (deliveries left from the last run). */
+  start(): void {
+    this.#ctx.store.onChange(() => this.#onChange());
+    this.#wake();
+  }
+
+  /** Delivers everything due now; resolves when those attempts (and the ones they unblock) are recorded. */
+  async runDue(): Promise<void> {
+    if (this.#stopped) return;
+    await this.#ctx.store.sync(); // announce only changes that are on disk
+    await this.#afterReset();
+    for (let round = 0; round < MAX_ROUNDS && !this.#stopped; round++) {
+      const { store, clock } = this.#ctx;
+      const pending = [...store.ix.pendingDeliveries].map((id) => store.data.deliveries[id]).filter((d): d is Delivery => d !== undefined);
+      const waits: Promise<void>[] = [];
+      for (const d of dueHeads(pending, store.data.events, clock.nowIso())) {
+        const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
+        if (running) waits.push(running);
+      }
+      if (waits.length === 0) break;
+      await Promise.all(waits);
+    }
+    if (realClock.nowMs() - this.#lastPruneMs > PRUNE_EVERY_MS) {
+      this.#lastPruneMs = realClock.nowMs();
+      await prune(this.#ctx);
+    }
+  }
+
+  /** Aborts attempts in flight (they stay PENDING, in the store, for the next start) and stops. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#abort.abort();
+    await Promise.all(this.#inFlight.values());
+  }
+
+  #onChange(): void {
+    // Only a commit that added PENDING deliveries (or a reset) needs a wake-up: finished
+    // attempts are followed up by runDue()'s own next round.
+    const ix = this.#ctx.store.ix;
+    const grew = ix !== this.#seenIx || ix.pendingDeliveries.size > this.#seenPending;
+    this.#seenIx = ix;
+    this.#seenPending = ix.pendingDeliveries.size;
+    if (grew) this.#wake();
+  }
+
+  #wake(): void {
+    if (this.#wakeQueued || this.#stopped) return;
+    this.#wakeQueued = true;
+    // after the current request's commit is durable: a receiver never hears of a change that a crash could undo
+    setImmediate(() => {
+      this.#wakeQueued = false;
+      this.#ctx.store
+        .sync()
+        .then(() => this.runDue())
+        .catch((e: unknown) => console.error('[pix-sandbox] webhook dispatch failed:', e));
+    });
+  }
+
+  /** A reset replaces the data: the --webhook-url endpoint comes back with the fixtures. */
+  async #afterReset(): Promise<void> {
+    if (this.#ctx.store.data === this.#seenData) return;
+    this.#seenData = this.#ctx.store.data;
+    await this.#ctx.store.commit((tx) => ensureConfigEndpoint(tx, this.#ctx));
+  }
+
+  #attempt(d: Delivery): Promise<void> {
+    const p = this.#deliver(d)
+      .catch((e: unknown) => console.error(`[pix-sandbox] webhook delivery ${d.id} could not be recorded:`, e))
+      .finally(() => this.#inFlight.delete(d.id));
+    this.#inFlight.set(d.id, p);
+    return p;
+  }
+
+  async #deliver(d: Delivery): Promise<void> {
+    const { store, clock } = this.#ctx;
+    const endpoint = store.data.webhookEndpoints[d.endpointId];
+    const event = store.data.events[d.eventId];
+    const at = clock.nowIso();
+    let result: { statusCode: number | null; error: string | null; durationMs: number };
+    if (!endpoint || !event) {
+      result = { statusCode: null, error: endpoint ? 'the event no longer exists' : 'the endpoint was deleted', durationMs: 0 };
+    } else {
+      const body = JSON.stringify(eventBody(event));
+      // t is transport time (real clock), so that receivers' replay windows hold even after the sandbox clock jumps
+      const t = Math.floor(realClock.nowMs() / 1000);
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': `pix-sandbox/${this.#ctx.version}`,
+        [EVENT_ID_HEADER]: event.id,
+        [SIGNATURE_HEADER]: signatureHeader(body, endpoint.secret, t),
+      };
+      const r = await send(endpoint.url, body, headers, this.#abort.signal);
+      if (r.aborted) return;
+      result = r;
+    }
+    const schedule = this.#ctx.config.webhookRetrySchedule;
+    await store.commit((tx) => {
+      const cur = tx.get('deliveries', d.id);
+      if (!cur || cur.status !== 'PENDING') return; // reset or cleared meanwhile
+      const attempt = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+      const next = endpoint && event ? afterAttempt(cur, attempt, schedule, clock.now().getTime()) : { ...cur, attempts: [...cur.attempts, attempt], status: 'DEAD' as const, nextAttemptAt: null };
+      tx.put('deliveries', next);
+    });
+  }
+}

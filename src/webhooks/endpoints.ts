@@ -1,0 +1,129 @@
+// Webhook endpoints, redelivery and firing (CONTRACT §8, §12): services applied inside one
+// commit, called by the control API and at start-up (--webhook-url).
+import { createHmac, randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { EVENT_TYPES, eventTypeFor } from '../domain/events.js';
+import { notFound, SandboxError } from '../domain/errors.js';
+import { emitEvent, queueDelivery } from '../services/events.js';
+import type { Tx } from '../store/store.js';
+import type { Data, Delivery, EventType, WebhookEndpoint, WebhookEvent } from '../store/model.js';
+
+export interface EndpointInput {
+  url: string;
+  events?: EventType[];
+  accountId?: string;
+  secret?: string;
+}
+
+export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+
+/** The default account: the first one the fixtures created (insertion order breaks ties in time). */
+export function defaultAccountId(data: Readonly<Data>): string | null {
+  let first: { id: string; createdAt: string } | null = null;
+  for (const a of Object.values(data.accounts)) if (!first || a.createdAt < first.createdAt) first = a;
+  return first?.id ?? null;
+}
+
+export function createEndpoint(tx: Tx, ctx: AppContext, input: EndpointInput): WebhookEndpoint {
+  const accountId = input.accountId?.toLowerCase() ?? defaultAccountId(tx.data);
+  if (!accountId || !tx.get('accounts', accountId)) throw notFound(`account ${input.accountId ?? '(default)'}`);
+  const endpoint: WebhookEndpoint = {
+    id: ctx.newId(),
+    accountId,
+    url: input.url,
+    events: input.events ? [...new Set(input.events)] : null,
+    secret: input.secret ?? newSecret(),
+    source: 'api',
+    createdAt: ctx.clock.nowIso(),
+  };
+  tx.put('webhookEndpoints', endpoint);
+  return endpoint;
+}
+
+/** Removes an endpoint; its deliveries still waiting are closed as DEAD (their log stays). */
+export function removeEndpoint(tx: Tx, id: string): WebhookEndpoint {
+  const endpoint = tx.get('webhookEndpoints', id);
+  if (!endpoint) throw notFound(`webhook endpoint ${id}`);
+  tx.remove('webhookEndpoints', id);
+  for (const did of [...tx.ix.pendingDeliveries]) {
+    const d = tx.get('deliveries', did);
+    if (d && d.endpointId === id) tx.put('deliveries', { ...d, status: 'DEAD', nextAttemptAt: null });
+  }
+  return endpoint;
+}
+
+export function clearEndpoints(tx: Tx, accountId?: string): number {
+  const ids = Object.values(tx.data.webhookEndpoints)
+    .filter((e) => !accountId || e.accountId === accountId)
+    .map((e) => e.id);
+  for (const id of ids) removeEndpoint(tx, id);
+  return ids.length;
+}
+
+// One fixed id per account for the --webhook-url endpoint, so a restart finds it instead of adding another.
+function configEndpointId(accountId: string): string {
+  const h = createHmac('sha256', 'pix-sandbox:webhook-url').update(accountId).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Makes the store agree with `config.webhookUrl`: one endpoint (source 'config') for the default
+ * account, created once and updated in place when the URL changes, removed when the option is
+ * gone. Its secret derives from the store's signing secret, so it is stable across restarts and resets.
+ */
+export function ensureConfigEndpoint(tx: Tx, ctx: AppContext): WebhookEndpoint | null {
+  const accountId = defaultAccountId(tx.data);
+  if (!accountId) return null;
+  const id = configEndpointId(accountId);
+  const existing = tx.get('webhookEndpoints', id);
+  const url = ctx.config.webhookUrl;
+  if (!url) {
+    if (existing) removeEndpoint(tx, id);
+    return null;
+  }
+  if (existing && existing.url === url) return existing;
+  const secret = `whsec_${createHmac('sha256', tx.data.meta.signingSecret).update(`webhook-url:${accountId}`).digest('base64url').slice(0, 32)}`;
+  const endpoint: WebhookEndpoint = existing
+    ? { ...existing, url }
+    : { id, accountId, url, events: null, secret, source: 'config', createdAt: ctx.clock.nowIso() };
+  tx.put('webhookEndpoints', endpoint);
+  return endpoint;
+}
+
+/**
+ * A new attempt now. A PENDING delivery is brought forward (same record: a second copy would
+ * queue behind it). A DELIVERED or DEAD one stays as history and a new delivery of the same
+ * event (same event id, so receivers can de-duplicate) is queued, with a fresh retry schedule.
+ */
+export function redeliver(tx: Tx, ctx: AppContext, id: string): { delivery: Delivery; created: boolean } {
+  const d = tx.get('deliveries', id);
+  if (!d) throw notFound(`delivery ${id}`);
+  const now = ctx.clock.nowIso();
+  if (!tx.get('webhookEndpoints', d.endpointId)) throw new SandboxError('INVALID_STATE', `the endpoint of delivery ${id} was deleted; register it again and fire the event`);
+  const event = tx.get('events', d.eventId);
+  if (!event) throw new SandboxError('INVALID_STATE', `the event of delivery ${id} no longer exists; fire a new one`);
+  if (d.status === 'PENDING') {
+    const delivery: Delivery = { ...d, nextAttemptAt: now };
+    tx.put('deliveries', delivery);
+    return { delivery, created: false };
+  }
+  return { delivery: queueDelivery(tx, d.endpointId, event, now, ctx.newId), created: true };
+}
+
+/** Emits the event for a transaction's current status (or `type`) to its account's endpoints (filters apply). */
+export function fireEvent(tx: Tx, ctx: AppContext, transactionId: string, type?: EventType): { event: WebhookEvent; deliveries: Delivery[] } {
+  const t = tx.get('transactions', transactionId);
+  if (!t) throw notFound(`transaction ${transactionId}`);
+  const prefix = t.type === 'CASH_IN' ? 'cashin.' : 'cashout.';
+  if (type && !type.startsWith(prefix))
+    throw new SandboxError('VALIDATION_ERROR', `type must be a ${prefix}* event for a ${t.type} transaction`, [
+      { path: '/type', message: `must be one of ${EVENT_TYPES.filter((e) => e.startsWith(prefix)).join(', ')}` },
+    ]);
+  const event = emitEvent(tx, t, ctx.clock.nowIso(), ctx.newId, type ?? eventTypeFor(t));
+  const deliveries: Delivery[] = [];
+  for (const did of tx.ix.pendingDeliveries) {
+    const d = tx.get('deliveries', did);
+    if (d && d.eventId === event.id) deliveries.push(d);
+  }
+  return { event, deliveries };
+}

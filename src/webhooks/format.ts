@@ -1,0 +1,27 @@
+// Wire shapes of the webhook control API (CONTRACT §12).
+import type { Delivery, WebhookEndpoint, WebhookEvent } from '../store/model.js';
+import { eventBody } from './policy.js';
+
+export function formatEndpoint(e: WebhookEndpoint) {
+  return { id: e.id, url: e.url, events: e.events, accountId: e.accountId, secret: e.secret, source: e.source, createdAt: e.createdAt };
+}
+
+export function formatDelivery(d: Delivery, endpoint?: WebhookEndpoint) {
+  return {
+    id: d.id,
+    endpointId: d.endpointId,
+    url: endpoint?.url ?? null,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    transactionId: d.transactionId,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.nextAttemptAt,
+    createdAt: d.createdAt,
+  };
+}
+
+/** One delivery with the exact body its attempts send. */
+export function formatDeliveryDetail(d: Delivery, endpoint: WebhookEndpoint | undefined, event: WebhookEvent | undefined) {
+  return { ...formatDelivery(d, endpoint), event: event ? eventBody(event) : null };
+}

@@ -1,0 +1,51 @@
+// The delivery rules, as plain functions over records: which deliveries may go now, and what
+// an attempt's outcome does to a delivery (CONTRACT §8: 2xx is success; anything else is
+// retried on the schedule, then dead).
+import type { Delivery, DeliveryAttempt, WebhookEvent } from '../store/model.js';
+
+/** The body sent to receivers: exactly the event's public fields. */
+export function eventBody(e: WebhookEvent): { id: string; type: WebhookEvent['type']; createdAt: string; data: WebhookEvent['data'] } {
+  return { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data };
+}
+
+export const isSuccess = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
+
+/** The delivery after one more attempt: DELIVERED, PENDING until the next retry, or DEAD when the schedule is spent. */
+export function afterAttempt(d: Delivery, attempt: DeliveryAttempt, schedule: readonly number[], nowMs: number): Delivery {
+  const attempts = [...d.attempts, attempt];
+  if (isSuccess(attempt.statusCode)) return { ...d, attempts, status: 'DELIVERED', nextAttemptAt: null };
+  const wait = schedule[attempts.length - 1];
+  if (wait === undefined) return { ...d, attempts, status: 'DEAD', nextAttemptAt: null };
+  return { ...d, attempts, status: 'PENDING', nextAttemptAt: new Date(nowMs + wait * 1000).toISOString() };
+}
+
+// a creation event precedes the status change that follows it, even within one millisecond
+const rank = (d: Delivery): number => (d.eventType.endsWith('.created') ? 0 : 1);
+
+/** Orders two deliveries of one transaction by their event's time of occurrence. */
+export function occursBefore(a: Delivery, b: Delivery, events: Readonly<Record<string, WebhookEvent>>): boolean {
+  const ta = events[a.eventId]?.createdAt ?? a.createdAt;
+  const tb = events[b.eventId]?.createdAt ?? b.createdAt;
+  if (ta !== tb) return ta < tb;
+  if (rank(a) !== rank(b)) return rank(a) < rank(b);
+  return a.createdAt < b.createdAt;
+}
+
+/**
+ * The deliveries that may be attempted at `nowIso`. Per (endpoint, transaction) only the oldest
+ * PENDING delivery may go: event N+1 of a transaction waits until event N is delivered or dead,
+ * so a receiver never sees `cashin.paid` before `cashin.created`. Different transactions and
+ * different endpoints never wait for each other.
+ */
+export function dueHeads(pending: Iterable<Delivery>, events: Readonly<Record<string, WebhookEvent>>, nowIso: string): Delivery[] {
+  const heads = new Map<string, Delivery>();
+  for (const d of pending) {
+    if (d.status !== 'PENDING') continue;
+    const key = `${d.endpointId}|${d.transactionId}`;
+    const cur = heads.get(key);
+    if (!cur || occursBefore(d, cur, events)) heads.set(key, d);
+  }
+  const due: Delivery[] = [];
+  for (const d of heads.values()) if (d.nextAttemptAt !== null && d.nextAttemptAt <= nowIso) due.push(d);
+  return due;
+}
