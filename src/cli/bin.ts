@@ -26,6 +26,20 @@ let cli = yargs(hideBin(process.argv))
   );
 for (const add of COMMANDS) cli = add(cli);
 await cli
+  // .env() turns every PIX_SANDBOX_* variable into an option, and .strict() would then reject the
+  // ones the running command does not declare (PIX_SANDBOX_PORT for `pay`, PIX_SANDBOX_URL for `serve`).
+  .middleware((argv) => {
+    const known = new Set(Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key));
+    for (const name of Object.keys(process.env)) {
+      if (!name.startsWith('PIX_SANDBOX_')) continue;
+      const kebab = name.slice('PIX_SANDBOX_'.length).toLowerCase().replace(/_/g, '-');
+      const camel = kebab.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+      if (!known.has(kebab) && !known.has(camel)) {
+        delete argv[kebab];
+        delete argv[camel];
+      }
+    }
+  }, true)
   .demandCommand(1, 'name a command, e.g. pix-sandbox serve')
   .strict()
   .help()

@@ -1,0 +1,122 @@
+// Thin commands over the control API (CONTRACT §12) of a running sandbox. Each prints the
+// resulting resource as JSON; exit 0 success, 1 the call failed (the sandbox's message), 2 bad usage.
+import { readFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import { seg } from './control-client.js';
+import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
+
+type Conn = { 'base-url'?: string; 'admin-token'?: string };
+const withConn = <T>(y: Argv<T>) => connectionOptions(y);
+
+/** "301", "90s", "5m", "2h", "1d" → seconds */
+export function parseDuration(raw: string): number {
+  const m = /^(\d+)\s*(s|m|h|d)?$/i.exec(String(raw).trim());
+  if (!m) throw new UsageError(`"${raw}" is not a duration: use seconds (301) or 90s, 5m, 2h, 1d`);
+  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's').toLowerCase() as 's']!;
+}
+
+function payerOf(a: Record<string, unknown>): Record<string, string> | undefined {
+  const fields = ['name', 'document', 'ispb', 'account_number', 'account_type'] as const;
+  const payer: Record<string, string> = {};
+  for (const f of fields) {
+    const v = a[`payer-${f.replace('_', '-')}`];
+    if (v !== undefined) payer[f] = String(v);
+  }
+  return Object.keys(payer).length ? payer : undefined;
+}
+
+function chargeAction(y: Argv, action: 'expire' | 'cancel', describe: string): Argv {
+  return y.command(
+    `${action} <id>`,
+    describe,
+    (c) => withConn(c).positional('id', { type: 'string', demandOption: true, describe: 'the charge (transactionId)' }).example(`$0 ${action} 6f1c…`, ''),
+    (a) => runCommand(() => clientOf(a as Conn).call('POST', `/_sandbox/charges/${seg(String(a.id))}/${action}`)),
+  );
+}
+
+function payCommand(y: Argv): Argv {
+  return y.command(
+    'pay [id]',
+    'pay a charge now (WAITING_PAYMENT → PAID), by id or by its copy-and-paste code',
+    (c) =>
+      withConn(c)
+        .positional('id', { type: 'string', describe: 'the charge (transactionId)' })
+        .option('pix-code', { type: 'string', describe: 'pay whichever charge this copy-and-paste code belongs to, as a payer app would' })
+        .option('payer-name', { type: 'string', describe: "payer's name" })
+        .option('payer-document', { type: 'string', describe: "payer's CPF or CNPJ, digits only" })
+        .option('payer-ispb', { type: 'string', describe: "payer's bank ISPB (8 digits)" })
+        .option('payer-account-number', { type: 'string' })
+        .option('payer-account-type', { type: 'string' })
+        .example('$0 pay 6f1c2d3e-…', 'pay with generated payer data')
+        .example("$0 pay --pix-code '00020126…6304ABCD' --payer-name 'Maria Silva'", 'pay by code'),
+    (a) =>
+      runCommand(async () => {
+        const payer = payerOf(a);
+        if (a.id && a['pix-code']) throw new UsageError('give a charge id or --pix-code, not both');
+        if (a['pix-code']) return clientOf(a).call('POST', '/_sandbox/pix/pay', { pixCode: a['pix-code'], ...(payer ? { payer } : {}) });
+        if (!a.id) throw new UsageError('pay needs a charge id or --pix-code');
+        return clientOf(a).call('POST', `/_sandbox/charges/${seg(a.id)}/pay`, payer ? { payer } : {});
+      }),
+  );
+}
+
+function transferCommands(y: Argv): Argv {
+  return y
+    .command(
+      'complete <id>',
+      'settle a transfer now as COMPLETED, whatever the key directory says',
+      (c) => withConn(c).positional('id', { type: 'string', demandOption: true, describe: 'the transfer (transactionId)' }),
+      (a) => runCommand(() => clientOf(a).call('POST', `/_sandbox/transfers/${seg(String(a.id))}/complete`)),
+    )
+    .command(
+      'fail <id>',
+      'end a transfer FAILED with a code and message (the amount is credited back)',
+      (c) =>
+        withConn(c)
+          .positional('id', { type: 'string', demandOption: true, describe: 'the transfer (transactionId)' })
+          .option('code', { type: 'string', describe: 'error code shown in the lookup and the webhook, e.g. DOCUMENT_MISMATCH' })
+          .option('message', { type: 'string', describe: 'error message' })
+          .example('$0 fail 6f1c… --code ACCOUNT_BLOCKED --message "destination account is blocked"', ''),
+      (a) =>
+        runCommand(() =>
+          clientOf(a).call('POST', `/_sandbox/transfers/${seg(String(a.id))}/fail`, {
+            ...(a.code !== undefined ? { code: a.code } : {}),
+            ...(a.message !== undefined ? { message: a.message } : {}),
+          }),
+        ),
+    );
+}
+
+function clockCommands(y: Argv): Argv {
+  return y
+    .command(
+      'advance <duration>',
+      'move the sandbox clock forward (for every tenant) and run what fell due: expiries, settlements, retries',
+      (c) => withConn(c).positional('duration', { type: 'string', demandOption: true, describe: 'seconds, or 90s, 5m, 2h, 1d' }).example('$0 advance 301', 'expire every token issued until now'),
+      (a) => runCommand(() => clientOf(a).call('POST', '/_sandbox/clock/advance', { seconds: parseDuration(String(a.duration)) })),
+    )
+    .command(
+      'reset',
+      'back to the fixtures: clears every record and the clock offset',
+      (c) => withConn(c).option('fixtures', { type: 'string', describe: 'a fixture file (JSON) to load instead of the configured set' }),
+      (a) =>
+        runCommand(async () => {
+          let body: unknown = {};
+          if (a.fixtures) {
+            try {
+              body = { fixtures: JSON.parse(await readFile(a.fixtures, 'utf8')) };
+            } catch (e) {
+              throw new UsageError(`cannot read fixtures ${a.fixtures}: ${(e as Error).message}`);
+            }
+          }
+          return clientOf(a).call('POST', '/_sandbox/reset', body);
+        }),
+    );
+}
+
+export function controlCommands(y: Argv): Argv {
+  let cli = payCommand(y);
+  cli = chargeAction(cli, 'expire', 'expire a charge now (WAITING_PAYMENT → EXPIRED)');
+  cli = chargeAction(cli, 'cancel', 'cancel a charge (WAITING_PAYMENT → CANCELLED)');
+  return clockCommands(transferCommands(cli));
+}

@@ -1,0 +1,142 @@
+// `webhooks …`, `accounts …`, `clock` and `health`: the control API's resources from the shell.
+import type { Argv } from 'yargs';
+import { seg } from './control-client.js';
+import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
+
+const query = (q: Record<string, unknown>): string => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+};
+
+function webhooks(y: Argv): Argv {
+  return y
+    .command(
+      'list',
+      'list the registered webhook endpoints',
+      (c) => connectionOptions(c).option('account-id', { type: 'string', describe: "only this account's endpoints" }),
+      (a) =>
+        runCommand(async () => {
+          const all = await clientOf(a).call<{ accountId?: string }[]>('GET', '/_sandbox/webhooks');
+          return a['account-id'] ? all.filter((e) => e.accountId === a['account-id']) : all;
+        }),
+    )
+    .command(
+      'add <url>',
+      'register an endpoint; the answer carries its signing secret',
+      (c) =>
+        connectionOptions(c)
+          .positional('url', { type: 'string', demandOption: true })
+          .option('events', { type: 'string', describe: 'comma-separated event types (default: all), e.g. cashin.paid,cashout.failed' })
+          .option('account-id', { type: 'string', describe: 'the account whose events it receives (default: the default account)' }),
+      (a) =>
+        runCommand(() =>
+          clientOf(a).call('POST', '/_sandbox/webhooks', {
+            url: a.url,
+            ...(a.events ? { events: String(a.events).split(',').map((s) => s.trim()) } : {}),
+            ...(a['account-id'] ? { accountId: a['account-id'] } : {}),
+          }),
+        ),
+    )
+    .command(
+      'remove <id>',
+      'delete an endpoint',
+      (c) => connectionOptions(c).positional('id', { type: 'string', demandOption: true }),
+      (a) => runCommand(() => clientOf(a).call('DELETE', `/_sandbox/webhooks/${seg(String(a.id))}`)),
+    )
+    .command(
+      'deliveries',
+      'the delivery log: every attempt with its time, status and error',
+      (c) =>
+        connectionOptions(c)
+          .option('transaction-id', { type: 'string', describe: 'only deliveries of this transaction' })
+          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD'] }),
+      (a) => runCommand(() => clientOf(a).call('GET', `/_sandbox/webhooks/deliveries${query({ transactionId: a['transaction-id'], status: a.status })}`)),
+    )
+    .command(
+      'fire <transactionId>',
+      "send an event for a transaction now (default: the event of its current status)",
+      (c) =>
+        connectionOptions(c)
+          .positional('transactionId', { type: 'string', demandOption: true })
+          .option('type', { type: 'string', describe: 'event type, e.g. cashin.paid' })
+          .example('$0 webhooks fire 6f1c… --type cashin.paid', ''),
+      (a) => runCommand(() => clientOf(a).call('POST', '/_sandbox/webhooks/fire', { transactionId: a.transactionId, ...(a.type ? { type: a.type } : {}) })),
+    )
+    .command(
+      'redeliver <deliveryId>',
+      'attempt a delivery again now (a DEAD one included)',
+      (c) => connectionOptions(c).positional('deliveryId', { type: 'string', demandOption: true }),
+      (a) => runCommand(() => clientOf(a).call('POST', `/_sandbox/webhooks/deliveries/${seg(String(a.deliveryId))}/redeliver`)),
+    )
+    .demandCommand(1, 'name a webhooks command: list, add, remove, deliveries, fire, redeliver');
+}
+
+function accounts(y: Argv): Argv {
+  return y
+    .command(
+      'create <name>',
+      'create an isolated tenant; prints its client_id and, this once, its client_secret',
+      (c) =>
+        connectionOptions(c)
+          .positional('name', { type: 'string', demandOption: true })
+          .option('split-enabled', { type: 'boolean', describe: 'enable the split feature' })
+          .option('settle-after-seconds', { type: 'number', describe: 'transfers settle this long after creation (default 2)' })
+          .option('auto-pay-after-seconds', { type: 'number', describe: 'charges are paid automatically this long after creation' })
+          .option('client-id', { type: 'string', describe: 'choose the client_id (generated when absent)' })
+          .option('client-secret', { type: 'string', describe: 'choose the client_secret (generated when absent)' })
+          .example('$0 accounts create "team A CI" --split-enabled', ''),
+      (a) =>
+        runCommand(() =>
+          clientOf(a).call('POST', '/_sandbox/accounts', {
+            name: a.name,
+            ...(a['split-enabled'] !== undefined ? { splitEnabled: a['split-enabled'] } : {}),
+            ...(a['settle-after-seconds'] !== undefined ? { settleAfterSeconds: a['settle-after-seconds'] } : {}),
+            ...(a['auto-pay-after-seconds'] !== undefined ? { autoPayAfterSeconds: a['auto-pay-after-seconds'] } : {}),
+            ...(a['client-id'] ? { client_id: a['client-id'] } : {}),
+            ...(a['client-secret'] ? { client_secret: a['client-secret'] } : {}),
+          }),
+        ),
+    )
+    .command(
+      'list',
+      'list the accounts (tenants)',
+      (c) => connectionOptions(c),
+      (a) => runCommand(() => clientOf(a).call('GET', '/_sandbox/accounts')),
+    )
+    .command(
+      'credit <id> <amount>',
+      "move money into an account's main balance (a negative amount moves it out)",
+      (c) =>
+        connectionOptions(c)
+          .positional('id', { type: 'string', demandOption: true })
+          .positional('amount', { type: 'string', demandOption: true, describe: 'cents, e.g. 50000 or -100' })
+          .option('description', { type: 'string' }),
+      (a) =>
+        runCommand(() => {
+          const amount = Number(a.amount);
+          if (!Number.isInteger(amount) || amount === 0) throw new UsageError(`amount must be a non-zero integer number of cents (got ${a.amount})`);
+          return clientOf(a).call('POST', `/_sandbox/accounts/${seg(String(a.id))}/credit`, { amount, ...(a.description ? { description: a.description } : {}) });
+        }),
+    )
+    .demandCommand(1, 'name an accounts command: create, list, credit');
+}
+
+export function resourceCommands(y: Argv): Argv {
+  return y
+    .command('webhooks <command>', 'webhook endpoints and deliveries: list, add, remove, deliveries, fire, redeliver', (c) => webhooks(c))
+    .command('accounts <command>', 'tenants: create, list, credit', (c) => accounts(c))
+    .command(
+      'clock',
+      'show the sandbox clock',
+      (c) => connectionOptions(c),
+      (a) => runCommand(() => clientOf(a).call('GET', '/_sandbox/clock')),
+    )
+    .command(
+      'health',
+      'check that the sandbox answers',
+      (c) => connectionOptions(c),
+      (a) => runCommand(() => clientOf(a).call('GET', '/_sandbox/health')),
+    );
+}

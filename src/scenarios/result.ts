@@ -1,0 +1,69 @@
+// What a scenario run produces; every reporter reads only these shapes.
+import type { HttpExchange } from '../cli/control-client.js';
+import type { Mismatch } from './matcher.js';
+
+export interface StepFailure {
+  message: string;
+  /** expected versus actual, one entry per differing value (JSON Pointers into the exchange) */
+  mismatches?: Mismatch[];
+  /** the exchange that failed, credentials redacted */
+  exchange?: HttpExchange;
+}
+
+export interface StepResult {
+  /** 0-based */
+  index: number;
+  name: string;
+  kind: string;
+  status: 'passed' | 'failed' | 'skipped';
+  durationMs: number;
+  /** `GET /v1/... → 200`, for the log */
+  summary?: string;
+  failure?: StepFailure;
+}
+
+export interface ScenarioResult {
+  file: string;
+  name: string;
+  status: 'passed' | 'failed';
+  durationMs: number;
+  /** the tenant created for this run */
+  accountId: string | null;
+  /** setting up the tenant, receiver or fixtures failed: no step ran */
+  setupFailure?: StepFailure;
+  steps: StepResult[];
+}
+
+export interface RunResult {
+  baseUrl: string;
+  startedAt: string;
+  durationMs: number;
+  concurrency: number;
+  scenarios: ScenarioResult[];
+}
+
+export const countOf = (r: RunResult) => {
+  const failed = r.scenarios.filter((s) => s.status === 'failed').length;
+  return { total: r.scenarios.length, passed: r.scenarios.length - failed, failed };
+};
+
+/** Credentials never reach a report. */
+export function redactHeaders(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    const key = k.toLowerCase();
+    out[k] = key === 'authorization' ? v.replace(/^(\w+)\s+.*$/, '$1 ***') : key === 'x-sandbox-admin-token' ? '***' : v;
+  }
+  return out;
+}
+
+export function redactExchange(ex: HttpExchange): HttpExchange {
+  const secretKeys = /^(client_secret|access_token|secret)$/;
+  const scrub = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(scrub) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, secretKeys.test(k) ? '***' : scrub(x)])) : v;
+  return {
+    ...ex,
+    request: { ...ex.request, headers: redactHeaders(ex.request.headers), ...(ex.request.body !== undefined ? { body: scrub(ex.request.body) } : {}) },
+    response: { ...ex.response, body: scrub(ex.response.body) },
+  };
+}

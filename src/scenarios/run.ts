@@ -1,0 +1,45 @@
+// Runs a set of validated scenarios against one sandbox, N at a time, each in its own tenant,
+// with one webhook receiver shared by the run.
+import { ControlClient } from '../cli/control-client.js';
+import type { LoadedScenario } from './load.js';
+import { WebhookReceiver } from './receiver.js';
+import type { RunResult, ScenarioResult } from './result.js';
+import { runScenario } from './runner.js';
+
+export interface RunOptions {
+  baseUrl: string;
+  adminToken: string | null;
+  concurrency: number;
+  /** default bound of expectWebhook, seconds */
+  webhookTimeout: number;
+  /** where the receiver listens, and the URL the sandbox is told to post to (when it differs) */
+  receiverHost: string;
+  receiverPort: number;
+  receiverUrl?: string;
+  onScenario?: (r: ScenarioResult, done: number, total: number) => void;
+}
+
+export async function runAll(scenarios: LoadedScenario[], opts: RunOptions): Promise<RunResult> {
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const client = new ControlClient(opts.baseUrl, opts.adminToken);
+  const needsReceiver = scenarios.some((s) => s.scenario.steps.some((st) => st.expectWebhook !== undefined || st.receiver !== undefined));
+  const receiver = needsReceiver ? await WebhookReceiver.start(opts.receiverHost, opts.receiverPort, opts.receiverUrl) : null;
+  const results: ScenarioResult[] = new Array(scenarios.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < scenarios.length) {
+      const i = next++;
+      const r = await runScenario(scenarios[i]!, { client, webhookTimeoutMs: opts.webhookTimeout * 1000 }, receiver);
+      results[i] = r;
+      opts.onScenario?.(r, ++done, scenarios.length);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, scenarios.length)) }, worker));
+  } finally {
+    await receiver?.stop();
+  }
+  return { baseUrl: client.baseUrl, startedAt, durationMs: Math.round(performance.now() - started), concurrency: opts.concurrency, scenarios: results };
+}

@@ -1,0 +1,141 @@
+// Runs one scenario in its own tenant: create the account (credentials come back once), register
+// the webhook receiver for it, load the scenario's fixtures, run the steps in order until one
+// fails, then undo the global fixtures (pix keys, rules, the webhook endpoint).
+import { randomUUID } from 'node:crypto';
+import { NetworkError, seg, type HttpExchange } from '../cli/control-client.js';
+import { stepKindOf, type Scenario, type Step } from '../schemas/scenario.js';
+import { interpolate, InterpolationError } from './interpolate.js';
+import type { LoadedScenario } from './load.js';
+import type { WebhookReceiver } from './receiver.js';
+import { redactExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
+import { ScenarioState, StepError, type RunEnv } from './state.js';
+import { callOf, checkExchange, expectWebhook, perform } from './steps.js';
+
+export function stepName(step: Step, index: number): string {
+  if (step.name) return step.name;
+  const kind = stepKindOf(step);
+  const v = step[kind];
+  if (kind === 'request') return `${(v as { method: string }).method.toUpperCase()} ${(v as { path: string }).path}`;
+  if (kind === 'expectWebhook') return `expect webhook ${(v as { type: string }).type}`;
+  return `${kind} (step ${index + 1})`;
+}
+
+function failureOf(e: unknown): StepFailure {
+  if (e instanceof StepError)
+    return { message: e.message, ...(e.mismatches?.length ? { mismatches: e.mismatches } : {}), ...(e.exchange ? { exchange: redactExchange(e.exchange) } : {}) };
+  if (e instanceof NetworkError || e instanceof InterpolationError) return { message: e.message };
+  return { message: `unexpected error: ${(e as Error).stack ?? String(e)}` };
+}
+
+/** A control call during set-up; a failure stops the scenario before its first step. */
+async function setupCall(st: ScenarioState, method: string, path: string, body: unknown, what: string): Promise<Record<string, unknown>> {
+  const ex = await perform({ method, path, body, as: 'admin' }, st);
+  const err = checkExchange(ex, undefined);
+  if (err) throw new StepError(`${what}: ${err.message}`, ex);
+  return (ex.response.body ?? {}) as Record<string, unknown>;
+}
+
+const usesWebhooks = (sc: Scenario) => sc.steps.some((s) => s.expectWebhook !== undefined || s.receiver !== undefined);
+
+async function setUp(loaded: LoadedScenario, st: ScenarioState, receiver: WebhookReceiver | null, runId: string): Promise<string> {
+  const sc = loaded.scenario;
+  const { balance, ...settings } = sc.fixtures?.account ?? {};
+  const account = await setupCall(st, 'POST', '/_sandbox/accounts', { name: `${sc.name} [${runId}]`.slice(0, 200), ...settings }, 'creating the scenario account');
+  const creds = { client_id: String(account.client_id), client_secret: String(account.client_secret) };
+  st.scope.account = { id: account.id, name: account.name, ...creds };
+  st.scope.scenario = { id: runId, name: sc.name, file: loaded.file };
+  st.principals.set('account', creds);
+  const vars: Record<string, unknown> = {};
+  st.scope.vars = vars;
+  for (const [k, v] of Object.entries(sc.vars ?? {})) vars[k] = interpolate(v, st.scope);
+
+  if (balance !== undefined) {
+    const ex = await perform({ method: 'GET', path: '/v1/banking/balance', as: 'account' }, st);
+    const err = checkExchange(ex, undefined);
+    if (err) throw new StepError(`reading the account balance: ${err.message}`, ex);
+    const current = Number((ex.response.body as { data?: { balance?: number } }).data?.balance ?? 0);
+    if (balance !== current) await setupCall(st, 'POST', `/_sandbox/accounts/${seg(String(account.id))}/credit`, { amount: balance - current, description: 'scenario fixtures' }, 'setting the balance');
+  }
+  if (receiver && usesWebhooks(sc)) {
+    const { inbox, url } = receiver.open(runId);
+    st.inbox = inbox;
+    const ep = await setupCall(st, 'POST', '/_sandbox/webhooks', { url, accountId: account.id }, 'registering the webhook receiver');
+    inbox.secret = String(ep.secret);
+    st.cleanup.push({ method: 'DELETE', path: `/_sandbox/webhooks/${seg(String(ep.id))}` });
+  }
+  for (const key of sc.fixtures?.pixKeys ?? []) {
+    const made = await setupCall(st, 'POST', '/_sandbox/pix-keys', interpolate(key, st.scope), `adding pix key ${String(key.key)}`);
+    st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(String(made.id ?? made.key ?? key.key))}` });
+  }
+  for (const rule of sc.fixtures?.rules ?? []) {
+    const made = await setupCall(st, 'POST', '/_sandbox/rules', interpolate(rule, st.scope), 'adding a rule');
+    st.cleanup.push({ method: 'DELETE', path: `/_sandbox/rules/${seg(String(made.id))}` });
+  }
+  return String(account.id);
+}
+
+async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenario): Promise<StepResult> {
+  const started = performance.now();
+  const kind = stepKindOf(step);
+  const result: StepResult = { index, name: stepName(step, index), kind, status: 'passed', durationMs: 0 };
+  try {
+    const { save, ...raw } = step;
+    const s = interpolate(raw, st.scope) as Step;
+    let saved: { status?: number; headers?: Record<string, string>; body?: unknown } | null = null;
+    if (kind === 'receiver') {
+      const r = s.receiver as { failNext: number; status?: number };
+      if (!st.inbox) throw new StepError('no webhook receiver for this scenario');
+      st.inbox.failNext = r.failNext;
+      st.inbox.failStatus = r.status ?? 500;
+      result.summary = `receiver fails the next ${r.failNext} deliveries with ${st.inbox.failStatus}`;
+    } else if (kind === 'expectWebhook') {
+      const defaultMs = sc.webhookTimeout !== undefined ? sc.webhookTimeout * 1000 : st.env.webhookTimeoutMs;
+      const hit = await expectWebhook(s.expectWebhook as { type: string }, st, defaultMs);
+      saved = { headers: hit.headers, body: hit.event };
+      result.summary = `received ${hit.event?.type} ${hit.event?.id ?? ''}`.trim();
+    } else {
+      const call = callOf(kind, s[kind], st)!;
+      const ex: HttpExchange = await perform(call, st);
+      result.summary = `${call.method} ${call.path} → ${ex.response.status}`;
+      const err = checkExchange(ex, s.expect);
+      if (err) throw err;
+      saved = ex.response;
+      const made = ex.response.body as { id?: unknown; key?: unknown } | undefined;
+      if (kind === 'addKey' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(String(made?.id ?? made?.key))}` });
+      if (kind === 'addRule' && ex.response.status < 300 && made?.id) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/rules/${seg(String(made.id))}` });
+    }
+    if (save && saved) st.save(save, saved);
+  } catch (e) {
+    result.status = 'failed';
+    result.failure = failureOf(e);
+  }
+  result.durationMs = Math.round(performance.now() - started);
+  return result;
+}
+
+export async function runScenario(loaded: LoadedScenario, env: RunEnv, receiver: WebhookReceiver | null): Promise<ScenarioResult> {
+  const started = performance.now();
+  const sc = loaded.scenario;
+  const st = new ScenarioState(env);
+  const runId = randomUUID().replace(/-/g, '').slice(0, 12);
+  const result: ScenarioResult = { file: loaded.file, name: sc.name, status: 'passed', durationMs: 0, accountId: null, steps: [] };
+  try {
+    result.accountId = await setUp(loaded, st, receiver, runId);
+  } catch (e) {
+    result.setupFailure = failureOf(e);
+    result.status = 'failed';
+  }
+  for (const [i, step] of sc.steps.entries()) {
+    if (result.status === 'failed') {
+      result.steps.push({ index: i, name: stepName(step, i), kind: stepKindOf(step), status: 'skipped', durationMs: 0 });
+      continue;
+    }
+    const r = await runStep(step, i, st, sc);
+    result.steps.push(r);
+    if (r.status === 'failed') result.status = 'failed';
+  }
+  for (const c of st.cleanup.reverse()) await perform({ ...c, as: 'admin' }, st).catch(() => undefined);
+  receiver?.close(runId);
+  result.durationMs = Math.round(performance.now() - started);
+  return result;
+}

@@ -1,0 +1,66 @@
+// The live state of one scenario run: its tenant, principals and their tokens, saved values, its
+// webhook inbox, and what to clean up afterwards.
+import { errorOf, send, type ControlClient, type HttpExchange } from '../cli/control-client.js';
+import type { Mismatch } from './matcher.js';
+import type { Inbox } from './receiver.js';
+
+export interface RunEnv {
+  client: ControlClient;
+  /** default bound of expectWebhook, in ms */
+  webhookTimeoutMs: number;
+}
+
+export interface Credentials {
+  client_id: string;
+  client_secret: string;
+}
+
+export class StepError extends Error {
+  constructor(
+    message: string,
+    readonly exchange?: HttpExchange,
+    readonly mismatches?: Mismatch[],
+  ) {
+    super(message);
+  }
+}
+
+export class ScenarioState {
+  /** interpolation scope: vars, account, scenario and every saved result */
+  readonly scope: Record<string, unknown> = {};
+  /** "account" and merchant save names → credentials */
+  readonly principals = new Map<string, Credentials>();
+  private tokens = new Map<string, string>();
+  inbox: Inbox | null = null;
+  /** control calls that undo global fixtures (pix keys, rules, the webhook endpoint) */
+  readonly cleanup: { method: string; path: string }[] = [];
+
+  constructor(readonly env: RunEnv) {}
+
+  get baseUrl(): string {
+    return this.env.client.baseUrl;
+  }
+
+  /** A bearer token for the principal, fetched once and reused (`fresh` asks for a new one). */
+  async token(principal: string, fresh = false): Promise<string> {
+    const cached = this.tokens.get(principal);
+    if (cached && !fresh) return cached;
+    const creds = this.principals.get(principal);
+    if (!creds) throw new StepError(`no credentials for ${principal}: save the merchant first (save: <name>, then as: merchant:<name>)`);
+    const ex = await send('POST', `${this.baseUrl}/v1/oauth/token`, { body: { grant_type: 'client_credentials', ...creds } });
+    if (ex.response.status !== 200) throw new StepError(`could not obtain a token for ${principal}: ${errorOf(ex).message}`, ex);
+    const token = (ex.response.body as { access_token: string }).access_token;
+    this.tokens.set(principal, token);
+    return token;
+  }
+
+  /** Remembers a step's result under its save name; merchant credentials become a principal. */
+  save(name: string, value: { status?: number; headers?: Record<string, string>; body?: unknown }): void {
+    this.scope[name] = value;
+    const creds = (value.body as { data?: { credentials?: Partial<Credentials> } } | undefined)?.data?.credentials;
+    if (creds?.client_id && creds.client_secret) {
+      this.principals.set(`merchant:${name}`, { client_id: creds.client_id, client_secret: creds.client_secret });
+      this.tokens.delete(`merchant:${name}`);
+    }
+  }
+}

@@ -1,0 +1,149 @@
+// What each kind of step does. Control actions are thin wrappers over the control API
+// (CONTRACT §12); `request` calls the public API as a principal; `expectWebhook` waits on the
+// scenario's inbox. Every HTTP step answers its exchange, which the runner checks against `expect`.
+import { randomUUID } from 'node:crypto';
+import { errorOf, seg, send, type HttpExchange } from '../cli/control-client.js';
+import { generateCpf } from '../domain/documents.js';
+import { match, type Mismatch } from './matcher.js';
+import type { ReceivedWebhook } from './receiver.js';
+import { StepError, type ScenarioState } from './state.js';
+import type { StepKind } from '../schemas/scenario.js';
+
+type Spec = Record<string, unknown>;
+
+export interface HttpCall {
+  method: string;
+  path: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** account | none | admin | merchant:<name> */
+  as: string;
+}
+
+/** `pay: "<id>"` is short for `pay: {id: "<id>"}` */
+const idSpec = (v: unknown, field = 'id'): Spec => (typeof v === 'string' ? { [field]: v } : (v as Spec));
+const optional = (o: Spec, ...keys: string[]): Spec => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
+
+function defaultAs(path: string): string {
+  if (path.startsWith('/_sandbox')) return 'admin';
+  if (path.startsWith('/v1/oauth')) return 'none';
+  return 'account';
+}
+
+/** The HTTP call a step stands for, or null for steps that make none (receiver, expectWebhook). */
+export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpCall | null {
+  const admin = (method: string, path: string, body?: unknown): HttpCall => ({ method, path, as: 'admin', ...(body !== undefined ? { body } : {}) });
+  const v = value as Spec;
+  switch (kind) {
+    case 'request': {
+      const path = String(v.path);
+      return { method: String(v.method).toUpperCase(), path, as: (v.as as string | undefined) ?? defaultAs(path), ...optional(v, 'body', 'rawBody', 'headers') } as HttpCall;
+    }
+    case 'pay': {
+      const s = idSpec(value);
+      return admin('POST', `/_sandbox/charges/${seg(String(s.id))}/pay`, optional(s, 'payer'));
+    }
+    case 'payCode':
+      return admin('POST', '/_sandbox/pix/pay', idSpec(value, 'pixCode'));
+    case 'expire':
+    case 'cancel':
+      return admin('POST', `/_sandbox/charges/${seg(String(idSpec(value).id))}/${kind}`);
+    case 'complete':
+      return admin('POST', `/_sandbox/transfers/${seg(String(idSpec(value).id))}/complete`);
+    case 'fail': {
+      const s = idSpec(value);
+      return admin('POST', `/_sandbox/transfers/${seg(String(s.id))}/fail`, optional(s, 'code', 'message'));
+    }
+    case 'advance': {
+      const seconds = typeof value === 'object' && value !== null ? v.seconds : value;
+      return admin('POST', '/_sandbox/clock/advance', { seconds: Number(seconds) });
+    }
+    case 'credit': {
+      const target = v.wallet ? `/_sandbox/wallets/${seg(String(v.wallet))}` : `/_sandbox/accounts/${seg(String(v.account ?? (st.scope.account as Spec).id))}`;
+      return admin('POST', `${target}/credit`, { amount: Number(v.amount), ...optional(v, 'description') });
+    }
+    case 'addKey':
+      return admin('POST', '/_sandbox/pix-keys', v);
+    case 'addRule':
+      return admin('POST', '/_sandbox/rules', v);
+    case 'fire':
+      return admin('POST', '/_sandbox/webhooks/fire', idSpec(value, 'transactionId'));
+    case 'createMerchant': {
+      const short = randomUUID().slice(0, 8);
+      const body = {
+        name: `Merchant ${short}`,
+        document: generateCpf(Math.random),
+        document_type: 'CPF',
+        email: `merchant-${short}@example.com`,
+        phone: '11987654321',
+        ...(v ?? {}),
+      };
+      return { method: 'POST', path: '/v1/merchants', body, as: 'account' };
+    }
+    case 'receiver':
+    case 'expectWebhook':
+      return null;
+  }
+}
+
+/** Sends the call as its principal; an automatic token that the (shared) clock expired is renewed once. */
+export async function perform(call: HttpCall, st: ScenarioState): Promise<HttpExchange> {
+  const headers: Record<string, string> = call.as === 'admin' ? st.env.client.adminHeaders() : {};
+  for (const [k, v] of Object.entries(call.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  const auto = call.as !== 'none' && call.as !== 'admin' && headers.authorization === undefined;
+  const go = async (fresh: boolean) => {
+    if (auto) headers.authorization = `Bearer ${await st.token(call.as, fresh)}`;
+    return send(call.method, st.baseUrl + call.path, { headers, ...optional(call as unknown as Spec, 'body', 'rawBody') });
+  };
+  const ex = await go(false);
+  const code = (ex.response.body as { error?: { code?: string } } | undefined)?.error?.code;
+  if (auto && ex.response.status === 401 && code === 'TOKEN_EXPIRED') return go(true);
+  return ex;
+}
+
+/** Checks an exchange against the step's `expect` (default: any 2xx). */
+export function checkExchange(ex: HttpExchange, expect: { status?: unknown; body?: unknown; headers?: Record<string, unknown> } | undefined): StepError | null {
+  const res = ex.response;
+  if (!expect || expect.status === undefined) {
+    if (res.status < 200 || res.status > 299) {
+      const err = errorOf(ex);
+      return new StepError(`expected a 2xx answer, got ${res.status}${err.code ? ` ${err.code}` : ''}: ${err.message}`, ex, [
+        { path: '/status', expected: { $gte: 200, $lte: 299 }, actual: res.status, message: `got ${res.status}` },
+      ]);
+    }
+  }
+  const mismatches: Mismatch[] = [];
+  if (expect?.status !== undefined) mismatches.push(...match(expect.status, res.status, '/status'));
+  if (expect?.body !== undefined) mismatches.push(...match(expect.body, res.body, '/body', res.body !== undefined));
+  if (expect?.headers) {
+    const lower = Object.fromEntries(Object.entries(expect.headers).map(([k, x]) => [k.toLowerCase(), typeof x === 'number' || typeof x === 'boolean' ? String(x) : x]));
+    mismatches.push(...match(lower, res.headers, '/headers'));
+  }
+  if (!mismatches.length) return null;
+  const first = mismatches[0]!;
+  const more = mismatches.length > 1 ? ` (and ${mismatches.length - 1} more)` : '';
+  return new StepError(`${first.path}: ${first.message}${more}`, ex, mismatches);
+}
+
+/** Waits (bounded) for an accepted, correctly signed event of the type whose data matches; consumes it. */
+export async function expectWebhook(spec: { type: string; data?: unknown; within?: number }, st: ScenarioState, defaultMs: number): Promise<ReceivedWebhook> {
+  const inbox = st.inbox;
+  if (!inbox) throw new StepError('no webhook receiver for this scenario');
+  const ms = spec.within !== undefined ? spec.within * 1000 : defaultMs;
+  const fits = (h: ReceivedWebhook) => !h.consumed && h.event?.type === spec.type && (spec.data === undefined || match(spec.data, h.event.data, '/data').length === 0);
+  const hit = await inbox.waitFor((hits) => hits.find((h) => fits(h) && h.signatureValid !== false), ms);
+  if (hit) {
+    hit.consumed = true;
+    return hit;
+  }
+  // explain the miss: closest event of the same type, bad signatures, what did arrive
+  const sameType = inbox.accepted().filter((h) => !h.consumed && h.event?.type === spec.type);
+  const badSig = inbox.hits.filter((h) => h.signatureValid === false);
+  const seen = inbox.hits.map((h) => `${h.event?.type ?? '?'}→${h.answered}`).join(', ') || 'nothing';
+  const parts = [`no ${spec.type} event${spec.data !== undefined ? ' with matching data' : ''} within ${ms / 1000} s (received: ${seen})`];
+  if (badSig.length) parts.push(`${badSig.length} delivery(ies) had a bad signature: ${badSig[0]!.signatureProblem}`);
+  const closest = sameType.at(-1);
+  const mismatches = closest && spec.data !== undefined ? match(spec.data, closest.event?.data, '/data') : undefined;
+  throw new StepError(parts.join('; '), undefined, mismatches);
+}

@@ -1,0 +1,204 @@
+// The JSON Schema of scenario files (YAML or JSON). Every file is checked against it before
+// anything runs; unknown fields are errors, so a typo never silently skips an assertion.
+// Values that are interpolated at run time (`${...}`) are strings, so numeric fields accept either
+// a number or a single `${...}` reference.
+
+const expr = '^\\$\\{[^}]+\\}$';
+const intOrExpr = (min: number, max: number) =>
+  ({ type: ['integer', 'string'], minimum: min, maximum: max, pattern: expr, 'x-message': `must be an integer from ${min} to ${max} or a \${...} reference` }) as const;
+const str = { type: 'string', minLength: 1 } as const;
+const saveName = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', 'x-message': 'must be a name of letters, digits and _ (not starting with a digit)' } as const;
+
+/** A matcher: any JSON value (see src/scenarios/matcher.ts). */
+const matcher = {} as const;
+
+export const STEP_KINDS = [
+  'request',
+  'pay',
+  'payCode',
+  'expire',
+  'cancel',
+  'complete',
+  'fail',
+  'advance',
+  'credit',
+  'addKey',
+  'addRule',
+  'createMerchant',
+  'fire',
+  'receiver',
+  'expectWebhook',
+] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+const payer = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { name: str, document: str, ispb: str, account_number: str, account_type: str },
+} as const;
+
+/** `pay: <id>` or `pay: {id, payer}` */
+const idOr = (extra: Record<string, unknown> = {}, required: string[] = ['id']) =>
+  ({
+    type: ['string', 'object'],
+    minLength: 1,
+    required,
+    additionalProperties: false,
+    properties: { id: str, ...extra },
+  }) as const;
+
+const owner = {
+  type: 'object',
+  required: ['name', 'document'],
+  additionalProperties: false,
+  properties: { name: str, document: str, ispb: str, account_number: str, account_type: str },
+} as const;
+
+const pixKey = {
+  type: 'object',
+  required: ['key', 'keyType', 'owner'],
+  additionalProperties: false,
+  properties: { key: str, keyType: { type: 'string', enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] }, owner, unknown: { type: 'boolean' } },
+} as const;
+
+// the rule's own shape is validated by the sandbox (POST /_sandbox/rules); here only its frame
+const rule = {
+  type: 'object',
+  required: ['match', 'outcome'],
+  properties: { id: str, description: { type: 'string' }, match: { type: 'object', required: ['type'] }, outcome: { type: 'object', required: ['action'] } },
+} as const;
+
+const expectation = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: ['integer', 'object'], minimum: 100, maximum: 599, 'x-message': 'must be an HTTP status or a matcher such as {$gte: 200}' },
+    body: matcher,
+    headers: { type: 'object' },
+  },
+} as const;
+
+export const stepSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    save: saveName,
+    expect: expectation,
+    request: {
+      type: 'object',
+      required: ['method', 'path'],
+      additionalProperties: false,
+      properties: {
+        method: { type: 'string', pattern: '^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|get|post|put|patch|delete|head|options)$', 'x-message': 'must be an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)' },
+        path: { type: 'string', pattern: '^/', 'x-message': 'must start with / (it is joined to the base URL)' },
+        body: {},
+        rawBody: { type: 'string' },
+        headers: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+        as: {
+          type: 'string',
+          pattern: '^(account|none|admin|merchant:[A-Za-z_][A-Za-z0-9_]*)$',
+          'x-message': 'must be account, none, admin or merchant:<name saved by an earlier step>',
+        },
+      },
+    },
+    pay: idOr({ payer }),
+    payCode: { type: ['string', 'object'], minLength: 1, required: ['pixCode'], additionalProperties: false, properties: { pixCode: str, payer } },
+    expire: idOr(),
+    cancel: idOr(),
+    complete: idOr(),
+    fail: idOr({ code: str, message: str }),
+    advance: { anyOf: [intOrExpr(0, 31_536_000), { type: 'object', required: ['seconds'], additionalProperties: false, properties: { seconds: intOrExpr(0, 31_536_000) } }], 'x-message': 'must be a number of seconds or {seconds}' },
+    credit: {
+      type: 'object',
+      required: ['amount'],
+      additionalProperties: false,
+      properties: { amount: intOrExpr(-1_000_000_000_000, 1_000_000_000_000), wallet: str, account: str, description: { type: 'string' } },
+    },
+    addKey: pixKey,
+    addRule: rule,
+    createMerchant: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: str, document: str, document_type: { type: 'string', enum: ['CPF', 'CNPJ'] }, email: str, phone: str },
+    },
+    fire: { type: ['string', 'object'], minLength: 1, required: ['transactionId'], additionalProperties: false, properties: { transactionId: str, type: str } },
+    receiver: {
+      type: 'object',
+      required: ['failNext'],
+      additionalProperties: false,
+      properties: { failNext: { type: 'integer', minimum: 0, maximum: 1000 }, status: { type: 'integer', minimum: 400, maximum: 599 } },
+    },
+    expectWebhook: {
+      type: 'object',
+      required: ['type'],
+      additionalProperties: false,
+      properties: {
+        type: { type: 'string', pattern: '^(cashin|cashout)\\.[a-z]+$', 'x-message': 'must be an event type such as cashin.paid' },
+        data: matcher,
+        within: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
+      },
+    },
+  },
+  oneOf: STEP_KINDS.map((k) => ({ required: [k] })),
+} as const;
+
+export const scenarioSchema = {
+  $id: 'https://pix-sandbox.local/schemas/scenario.json',
+  type: 'object',
+  required: ['name', 'steps'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    description: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+    vars: { type: 'object' },
+    webhookTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
+    fixtures: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        account: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            splitEnabled: { type: 'boolean' },
+            balance: { type: 'integer', minimum: 0 },
+            settleAfterSeconds: { type: 'integer', minimum: 0 },
+            autoPayAfterSeconds: { type: ['integer', 'null'], minimum: 0 },
+          },
+        },
+        pixKeys: { type: 'array', items: pixKey },
+        rules: { type: 'array', items: rule },
+      },
+    },
+    steps: { type: 'array', minItems: 1, items: stepSchema },
+  },
+} as const;
+
+export interface Expectation {
+  status?: unknown;
+  body?: unknown;
+  headers?: Record<string, unknown>;
+}
+
+/** One step as written (before interpolation). Exactly one kind key is present. */
+export type Step = { name?: string; save?: string; expect?: Expectation } & { [K in StepKind]?: unknown };
+
+export interface ScenarioFixtures {
+  account?: { splitEnabled?: boolean; balance?: number; settleAfterSeconds?: number; autoPayAfterSeconds?: number | null };
+  pixKeys?: Record<string, unknown>[];
+  rules?: Record<string, unknown>[];
+}
+
+export interface Scenario {
+  name: string;
+  description?: string;
+  tags?: string[];
+  vars?: Record<string, unknown>;
+  webhookTimeout?: number;
+  fixtures?: ScenarioFixtures;
+  steps: Step[];
+}
+
+export const stepKindOf = (step: Step): StepKind => STEP_KINDS.find((k) => step[k] !== undefined)!;
