@@ -12,6 +12,23 @@ import { transferRoutes } from './api/transfers.js';
 import { transactionRoutes } from './api/transactions.js';
 import { balanceRoutes } from './api/balances.js';
 import { httpsRequired } from './http/https-required.js';
+import { journalStage } from './http/journal.js';
+import { adminStage } from './http/admin.js';
+import { faultStage } from './http/faults.js';
+import { healthRoutes } from './control/health.js';
+import { resetRoutes } from './control/reset.js';
+import { accountRoutes } from './control/accounts.js';
+import { walletRoutes } from './control/wallets.js';
+import { controlMerchantRoutes } from './control/merchants.js';
+import { controlTransactionRoutes } from './control/transactions.js';
+import { controlChargeRoutes } from './control/charges.js';
+import { controlTransferRoutes } from './control/transfers.js';
+import { controlPixRoutes } from './control/pix.js';
+import { pixKeyRoutes } from './control/pix-keys.js';
+import { ruleRoutes } from './control/rules.js';
+import { clockRoutes } from './control/clock.js';
+import { requestRoutes } from './control/requests.js';
+import { faultRoutes } from './control/faults.js';
 
 /** A module that adds routes. Public API modules live in src/api, control modules in src/control. */
 export type RouteModule = (routes: Routes, ctx: AppContext) => void;
@@ -19,8 +36,9 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes];
-export const STAGES: Stage[] = [httpsRequired];
+export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes];
+// journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
+export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();

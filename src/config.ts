@@ -27,6 +27,8 @@ export interface Config {
   seed: number;
   /** run the node-cron tick (off in some tests that drive the clock by hand) */
   tick: boolean;
+  /** entries kept by the request journal (default 500; 0 turns it off) */
+  journalSize?: number;
   quiet: boolean;
 }
 

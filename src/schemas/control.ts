@@ -46,9 +46,15 @@ export const ruleInputSchema = {
   },
   allOf: [
     {
-      if: { properties: { match: { properties: { type: { const: 'CASH_IN' } } } } },
-      then: { properties: { outcome: { properties: { action: { enum: ['pay', 'expire', 'cancel', 'wait'], 'x-message': 'a CASH_IN rule takes pay, expire, cancel or wait' } } } } },
-      else: { properties: { outcome: { properties: { action: { enum: ['complete', 'fail', 'wait'], 'x-message': 'a CASH_OUT rule takes complete, fail or wait' } } } } },
+      if: { type: 'object', properties: { match: { type: 'object', properties: { type: { const: 'CASH_IN' } } } } },
+      then: {
+        type: 'object',
+        properties: { outcome: { type: 'object', properties: { action: { enum: ['pay', 'expire', 'cancel', 'wait'], 'x-message': 'a CASH_IN rule takes pay, expire, cancel or wait' } } } },
+      },
+      else: {
+        type: 'object',
+        properties: { outcome: { type: 'object', properties: { action: { enum: ['complete', 'fail', 'wait'], 'x-message': 'a CASH_OUT rule takes complete, fail or wait' } } } },
+      },
     },
   ],
 } as const;
@@ -67,3 +73,222 @@ export interface RuleInput {
 }
 
 export { UUID_PATTERN };
+
+// ---- control bodies and queries (CONTRACT §12) ----
+
+const uuid = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
+const docDigits = { type: 'string', pattern: '^[0-9]{11}$|^[0-9]{14}$', 'x-message': 'must be a CPF (11 digits) or CNPJ (14 digits), digits only' } as const;
+const errorCode = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{1,63}$', 'x-message': 'must be an upper-case code like INSUFFICIENT_FUNDS' } as const;
+const settle = { type: 'integer', minimum: 0, maximum: 86_400, 'x-message': 'must be an integer of seconds from 0 to 86400' } as const;
+const autoPay = { type: ['integer', 'null'], minimum: 0, maximum: 2_592_000, 'x-message': 'must be null or an integer of seconds from 0 to 2592000' } as const;
+export const MAX_ADJUSTMENT = 1_000_000_000_000;
+
+export const accountCreateSchema = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    id: uuid,
+    name: { type: 'string', minLength: 1, maxLength: 140 },
+    client_id: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,200}$', 'x-message': 'must be 1-200 letters, digits, or . _ ~ -' },
+    client_secret: { type: 'string', minLength: 8, maxLength: 200, 'x-message': 'must be 8 to 200 characters' },
+    splitEnabled: { type: 'boolean' },
+    autoPayAfterSeconds: autoPay,
+    settleAfterSeconds: settle,
+    balance: { type: 'integer', minimum: 0, maximum: MAX_ADJUSTMENT, 'x-message': 'must be an integer number of cents, 0 or more' },
+  },
+} as const;
+export interface AccountCreateBody {
+  id?: string;
+  name: string;
+  client_id?: string;
+  client_secret?: string;
+  splitEnabled?: boolean;
+  autoPayAfterSeconds?: number | null;
+  settleAfterSeconds?: number;
+  balance?: number;
+}
+
+const fixed = (field: string) => ({ not: {}, 'x-message': `cannot be changed (${field})` }) as const;
+
+export const accountPatchSchema = {
+  type: 'object',
+  // "at least one of": fails only when every field is absent, so a body holding only a fixed field is told about that field
+  allOf: [
+    {
+      not: { type: 'object', properties: { name: false, splitEnabled: false, autoPayAfterSeconds: false, settleAfterSeconds: false, id: false, client_id: false, client_secret: false, balance: false } },
+      'x-message': 'must change at least one of name, splitEnabled, autoPayAfterSeconds, settleAfterSeconds',
+    },
+  ],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 140 },
+    splitEnabled: { type: 'boolean' },
+    autoPayAfterSeconds: autoPay,
+    settleAfterSeconds: settle,
+    id: fixed('id'),
+    client_id: fixed('client_id'),
+    client_secret: fixed('client_secret'),
+    balance: { not: {}, 'x-message': 'cannot be set here; use POST /_sandbox/accounts/{id}/credit' },
+  },
+} as const;
+export type AccountPatchBody = { name?: string; splitEnabled?: boolean; autoPayAfterSeconds?: number | null; settleAfterSeconds?: number };
+
+export const creditSchema = {
+  type: 'object',
+  required: ['amount'],
+  properties: {
+    amount: {
+      type: 'integer',
+      minimum: -MAX_ADJUSTMENT,
+      maximum: MAX_ADJUSTMENT,
+      not: { const: 0 },
+      'x-message': 'must be a non-zero integer number of cents (negative moves money out)',
+    },
+    description: { type: 'string', minLength: 1, maxLength: 140 },
+  },
+} as const;
+export type CreditBody = { amount: number; description?: string };
+
+export const merchantStatusSchema = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be ACTIVE, INACTIVE or SUSPENDED' } },
+} as const;
+export type MerchantStatusBody = { status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+
+export const merchantListControlQuerySchema = {
+  type: 'object',
+  properties: { accountId: uuid, status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] } },
+} as const;
+export type MerchantListControlQuery = { accountId?: string; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+
+export const transactionListQuerySchema = {
+  type: 'object',
+  properties: {
+    accountId: uuid,
+    type: { type: 'string', enum: ['CASH_IN', 'CASH_OUT'] },
+    status: { type: 'string', enum: ['WAITING_PAYMENT', 'PAID', 'EXPIRED', 'CANCELLED', 'PROCESSING', 'COMPLETED', 'FAILED'] },
+    externalId: { type: 'string', minLength: 1, maxLength: 64 },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, 'x-message': 'must be an integer from 1 to 1000' },
+  },
+} as const;
+export type TransactionListQuery = { accountId?: string; type?: 'CASH_IN' | 'CASH_OUT'; status?: string; externalId?: string; limit: number };
+
+export const chargePaySchema = {
+  type: 'object',
+  properties: { payer: payerSchema },
+} as const;
+export type ChargePayBody = { payer?: RuleInput['outcome']['payer'] };
+
+export const pixPaySchema = {
+  type: 'object',
+  required: ['pixCode'],
+  properties: { pixCode: { type: 'string', minLength: 1, maxLength: 1024 }, payer: payerSchema },
+} as const;
+export type PixPayBody = { pixCode: string; payer?: RuleInput['outcome']['payer'] };
+
+export const transferFailSchema = {
+  type: 'object',
+  required: ['code'],
+  properties: { code: errorCode, message: { type: 'string', minLength: 1, maxLength: 500 } },
+} as const;
+export type TransferFailBody = { code: string; message?: string };
+
+export const pixKeySchema = {
+  type: 'object',
+  required: ['key', 'keyType', 'owner'],
+  properties: {
+    key: { type: 'string', minLength: 1, maxLength: 77 },
+    keyType: {
+      type: 'string',
+      pattern: '^([Cc][Pp][Ff]|[Cc][Nn][Pp][Jj]|[Ee]-?[Mm][Aa][Ii][Ll]|[Pp][Hh][Oo][Nn][Ee]|[Rr][Aa][Nn][Dd][Oo][Mm]|[Ee][Vv][Pp])$',
+      'x-message': 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM',
+    },
+    owner: {
+      type: 'object',
+      required: ['name', 'document'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 140 },
+        document: docDigits,
+        ispb: { type: 'string', pattern: '^[0-9]{8}$', 'x-message': 'must be 8 digits' },
+        account_number: { type: 'string', minLength: 1, maxLength: 40 },
+        account_type: { type: 'string', minLength: 1, maxLength: 40 },
+      },
+    },
+    unknown: { type: 'boolean' },
+  },
+} as const;
+export interface PixKeyBody {
+  key: string;
+  keyType: string;
+  owner: { name: string; document: string; ispb?: string; account_number?: string; account_type?: string };
+  unknown?: boolean;
+}
+
+export const clockAdvanceSchema = {
+  type: 'object',
+  required: ['seconds'],
+  properties: { seconds: { type: 'integer', minimum: 1, maximum: 2_592_000, 'x-message': 'must be an integer of seconds from 1 to 2592000 (30 days)' } },
+} as const;
+export type ClockAdvanceBody = { seconds: number };
+
+export const FIXTURE_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
+
+export const resetSchema = {
+  type: 'object',
+  properties: {
+    fixtures: {
+      // a fixture set shipped in the package's fixtures/ folder, by name, or a whole fixture object
+      oneOf: [
+        { type: 'string', pattern: FIXTURE_NAME_PATTERN, 'x-message': 'must be the name of a shipped fixture set (e.g. "example-marketplace") or a fixture object' },
+        { type: 'object', 'x-message': 'must be a fixture object or the name of a shipped fixture set' },
+      ],
+    },
+  },
+} as const;
+export type ResetBody = { fixtures?: string | Record<string, unknown> };
+
+export const faultSchema = {
+  type: 'object',
+  required: ['path'],
+  properties: {
+    method: {
+      type: 'string',
+      pattern: '^([Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Aa][Tt][Cc][Hh]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Hh][Ee][Aa][Dd])$',
+      'x-message': 'must be GET, POST, PATCH, PUT, DELETE or HEAD',
+    },
+    path: {
+      type: 'string',
+      pattern: '^/[^?#\\s]{0,299}$',
+      'x-message': 'must be a path starting with / (segments may be *, ** or :name), without query string',
+    },
+    status: { type: 'integer', minimum: 400, maximum: 599, 'x-message': 'must be an HTTP error status from 400 to 599' },
+    code: errorCode,
+    message: { type: 'string', minLength: 1, maxLength: 500 },
+    latencyMs: { type: 'integer', minimum: 0, maximum: 60_000, 'x-message': 'must be an integer of milliseconds from 0 to 60000' },
+    times: { type: 'integer', minimum: 1, maximum: 1_000_000, 'x-message': 'must be a positive integer (omit it for no limit)' },
+    probability: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-message': 'must be a number above 0 and at most 1' },
+  },
+  allOf: [{ not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' }],
+} as const;
+export interface FaultBody {
+  method?: string;
+  path: string;
+  status?: number;
+  code?: string;
+  message?: string;
+  latencyMs?: number;
+  times?: number;
+  probability?: number;
+}
+
+export const requestsQuerySchema = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
+    method: { type: 'string', minLength: 1, maxLength: 10 },
+    status: { type: 'integer', minimum: 100, maximum: 599 },
+    path: { type: 'string', minLength: 1, maxLength: 300 },
+    requestId: { type: 'string', minLength: 1, maxLength: 128 },
+  },
+} as const;
+export type RequestsQuery = { limit: number; method?: string; status?: number; path?: string; requestId?: string };

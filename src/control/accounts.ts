@@ -1,0 +1,46 @@
+// /_sandbox/accounts (CONTRACT §12): isolated tenants with their own credentials and settings,
+// and money moved into or out of their main balance.
+import type { AppContext } from '../context.js';
+import { generateClientId, generateSecret, hashSecret } from '../domain/credentials.js';
+import { formatAccount } from '../format/control.js';
+import { parseBody, readBody } from '../http/body.js';
+import { uuidParam, type Routes } from '../http/routes.js';
+import { accountCreateSchema, accountPatchSchema, creditSchema, type AccountCreateBody, type AccountPatchBody, type CreditBody } from '../schemas/control.js';
+import { createAccount, listAccounts, requireAccount, updateAccount } from '../services/accounts.js';
+import { adjustAccount } from '../services/adjustments.js';
+
+export function accountRoutes(routes: Routes, ctx: AppContext): void {
+  const view = (id: string) => formatAccount(requireAccount(ctx.store, id), ctx.store.ix);
+
+  routes.get('/_sandbox/accounts', (_req, res) => {
+    res.json(listAccounts(ctx.store.data).map((a) => formatAccount(a, ctx.store.ix)));
+  });
+
+  routes.post('/_sandbox/accounts', parseBody(), async (req, res) => {
+    const body = readBody<AccountCreateBody>(req, res, accountCreateSchema);
+    const clientId = body.client_id ?? generateClientId('acct');
+    const secret = body.client_secret ?? generateSecret();
+    const secretHash = await hashSecret(secret);
+    const account = await ctx.store.commit((tx) => createAccount(tx, ctx, body, clientId, secretHash));
+    // the secret is shown this once; only its hash is kept
+    res.status(201).json(formatAccount(account, ctx.store.ix, secret));
+  });
+
+  routes.get('/_sandbox/accounts/:id', (req, res) => {
+    res.json(view(uuidParam(req, 'id')));
+  });
+
+  routes.patch('/_sandbox/accounts/:id', parseBody(), async (req, res) => {
+    const id = uuidParam(req, 'id');
+    const body = readBody<AccountPatchBody>(req, res, accountPatchSchema);
+    await ctx.store.commit((tx) => updateAccount(tx, ctx, id, body));
+    res.json(view(id));
+  });
+
+  routes.post('/_sandbox/accounts/:id/credit', parseBody(), async (req, res) => {
+    const id = uuidParam(req, 'id');
+    const body = readBody<CreditBody>(req, res, creditSchema);
+    await ctx.store.commit((tx) => adjustAccount(tx, ctx, id, body.amount, body.description));
+    res.json(view(id));
+  });
+}

@@ -1,0 +1,159 @@
+// Fault injection (CONTRACT §12): a fault makes matching requests wait `latencyMs`, then answer
+// `status` with the error body of CONTRACT §3 whose `error.code` is the fault's code (or, with
+// no status, carry on normally after the delay). Faults live in the store, so reset and restart
+// cover them; a fault with `times` is spent one firing at a time, in the same commit that
+// decides it fires, so concurrent requests never overspend it.
+//
+// Matching: an optional method (GET also matches HEAD), and a path compared segment by segment
+// with the request path (query string ignored, trailing slash ignored): a literal segment must be
+// equal, `*` or `:name` matches any one segment, and a final `**` matches any rest (none included).
+// The first matching fault in creation order wins. /_sandbox/faults... and /_sandbox/health are
+// never faulted, so a fault can always be removed and health checks always answer.
+//
+// `probability` draws from a seeded PRNG (mulberry32, config.seed): the same seed and the same
+// sequence of matching requests since start, reset or DELETE /_sandbox/faults fire the same faults.
+import type { RequestHandler } from 'express';
+import type { AppContext } from '../context.js';
+import { SandboxError, notFound } from '../domain/errors.js';
+import type { FaultBody } from '../schemas/control.js';
+import type { Fault } from '../store/model.js';
+import type { Tx } from '../store/store.js';
+import { sendError } from './errors.js';
+
+const EXEMPT = /^\/_sandbox\/(faults(\/.*)?|health)\/?$/;
+
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
+  409: 'CONFLICT',
+  422: 'UNPROCESSABLE_ENTITY',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+/** mulberry32: small, fast, and the same sequence for the same seed on every platform. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const prngs = new WeakMap<AppContext, () => number>();
+
+function draw(ctx: AppContext): number {
+  let next = prngs.get(ctx);
+  if (!next) {
+    next = mulberry32(ctx.config.seed);
+    prngs.set(ctx, next);
+  }
+  return next();
+}
+
+/** Starts the random sequence over from the configured seed (reset, clearing the faults). */
+export function reseedFaults(ctx: AppContext): void {
+  prngs.delete(ctx);
+}
+
+const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
+
+export function pathMatches(pattern: string, path: string): boolean {
+  const want = segments(pattern);
+  const got = segments(path);
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    if (w === '**' && i === want.length - 1) return true;
+    const g = got[i];
+    if (g === undefined) return false;
+    if (w === '*' || (w.startsWith(':') && w.length > 1)) continue;
+    if (w !== g) return false;
+  }
+  return want.length === got.length;
+}
+
+export function faultMatches(f: Fault, method: string, path: string): boolean {
+  if (f.method && f.method !== method && !(f.method === 'GET' && method === 'HEAD')) return false;
+  return pathMatches(f.path, path);
+}
+
+export function createFault(tx: Tx, ctx: AppContext, body: FaultBody): Fault {
+  const status = body.status ?? 0;
+  const code = status === 0 ? '' : (body.code ?? DEFAULT_CODES[status] ?? 'INJECTED_FAULT');
+  const fault: Fault = {
+    id: ctx.newId(),
+    method: body.method ? body.method.toUpperCase() : null,
+    path: body.path,
+    status,
+    code,
+    message: status === 0 ? '' : (body.message ?? `injected fault: ${status} ${code}`),
+    latencyMs: body.latencyMs ?? 0,
+    remaining: body.times ?? null,
+    probability: body.probability ?? 1,
+    hits: 0,
+    createdAt: ctx.clock.nowIso(),
+  };
+  tx.put('faults', fault);
+  return fault;
+}
+
+export function removeFault(tx: Tx, id: string): Fault {
+  const f = Object.hasOwn(tx.data.faults, id) ? tx.data.faults[id] : undefined;
+  if (!f) throw notFound(`fault ${id}`);
+  tx.remove('faults', id);
+  return f;
+}
+
+export function clearFaults(tx: Tx): void {
+  for (const id of Object.keys(tx.data.faults)) tx.remove('faults', id);
+}
+
+/** Faults in creation order (records are kept in insertion order; createdAt breaks no ties). */
+export const listFaults = (data: Tx['data']): Fault[] => Object.values(data.faults);
+
+/** Spends one firing of the fault (a spent fault is removed); null when it is gone meanwhile. */
+function fire(tx: Tx, id: string): Fault | null {
+  const f = Object.hasOwn(tx.data.faults, id) ? tx.data.faults[id] : undefined;
+  if (!f) return null;
+  const next: Fault = { ...f, hits: f.hits + 1, remaining: f.remaining === null ? null : f.remaining - 1 };
+  if (next.remaining !== null && next.remaining <= 0) tx.remove('faults', id);
+  else tx.put('faults', next);
+  return f;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function faultStage(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    const faults = ctx.store.data.faults;
+    // the common case, no fault at all, costs one property lookup
+    let any = false;
+    for (const _ in faults) {
+      any = true;
+      break;
+    }
+    if (!any || EXEMPT.test(req.path)) return next();
+    try {
+      const candidate = listFaults(ctx.store.data).find((f) => faultMatches(f, req.method, req.path));
+      if (!candidate) return next();
+      if (candidate.probability < 1 && draw(ctx) >= candidate.probability) return next();
+      const fault = await ctx.store.commit((tx) => fire(tx, candidate.id));
+      if (!fault) return next();
+      if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+      res.setHeader('x-sandbox-fault', fault.id);
+      if (fault.status === 0) return next();
+      sendError(res, new SandboxError(fault.code, fault.message, [], fault.status));
+    } catch (e) {
+      next(e);
+    }
+  };
+}

@@ -1,0 +1,171 @@
+// The request journal (CONTRACT §12): a bounded ring of recent API requests and their answers,
+// for a tester to see what their app really sent. It is diagnostic and lives in memory only
+// (not in the store): a restart empties it, and a reset clears it.
+// Only the API a client under test calls is journaled: /v1/... and the charge locations /pix/...;
+// control calls (/_sandbox, a dashboard polling it) and /openapi.json are not.
+// Every secret is redacted before an entry is kept: Authorization values, client secrets, access
+// tokens, the admin token, in headers, JSON and form bodies, and query strings alike.
+import type { RequestHandler } from 'express';
+import { performance } from 'node:perf_hooks';
+import type { AppContext } from '../context.js';
+
+export const DEFAULT_JOURNAL_SIZE = 500;
+const JOURNALED = /^\/(v1|pix)(\/|$)/;
+const MAX_CAPTURE_BYTES = 256 * 1024;
+const MAX_STRING = 512;
+export const REDACTED = '[REDACTED]';
+
+const SECRET_FIELDS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-sandbox-admin-token',
+  'cookie',
+  'set-cookie',
+  'client_secret',
+  'clientsecret',
+  'access_token',
+  'accesstoken',
+  'refresh_token',
+  'id_token',
+  'password',
+  'secret',
+]);
+const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
+
+export interface JournalEntry {
+  seq: number;
+  /** sandbox time when the request arrived */
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  requestHeaders: Record<string, unknown>;
+  requestBody: unknown;
+  responseBody: unknown;
+}
+
+/** A header value keeps its scheme ("Bearer", "Basic") so the journal still shows how a client authenticated. */
+function redactValue(key: string, value: unknown): unknown {
+  if (typeof value === 'string' && (key === 'authorization' || key === 'proxy-authorization')) {
+    const scheme = /^(\w+)\s/.exec(value);
+    return scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
+  }
+  return REDACTED;
+}
+
+/** A deep copy with secrets replaced and long strings (QR images) shortened. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') {
+    if (JWT.test(value)) return REDACTED;
+    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} characters)` : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 20) return '…';
+  if (Array.isArray(value)) return value.slice(0, 100).map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.has(k.toLowerCase()) ? redactValue(k.toLowerCase(), v) : redact(v, depth + 1);
+  return out;
+}
+
+/** The query string's secret parameters redacted (some clients put credentials there). */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const k of [...params.keys()]) if (SECRET_FIELDS.has(k.toLowerCase()) || JWT.test(params.get(k) ?? '')) params.set(k, REDACTED);
+  return `${url.slice(0, q)}?${params.toString().replace(/%5BREDACTED%5D/g, REDACTED)}`;
+}
+
+export class Journal {
+  #entries: JournalEntry[] = [];
+  #seq = 0;
+  constructor(readonly capacity: number) {}
+
+  add(entry: Omit<JournalEntry, 'seq'>): void {
+    this.#entries.push({ seq: ++this.#seq, ...entry });
+    if (this.#entries.length > this.capacity) this.#entries.splice(0, this.#entries.length - this.capacity);
+  }
+
+  /** Newest first. */
+  list(): JournalEntry[] {
+    return this.#entries.slice().reverse();
+  }
+
+  clear(): void {
+    this.#entries = [];
+  }
+
+  get size(): number {
+    return this.#entries.length;
+  }
+}
+
+const journals = new WeakMap<AppContext, Journal>();
+
+export function journalOf(ctx: AppContext): Journal {
+  let j = journals.get(ctx);
+  if (!j) {
+    const size = ctx.config.journalSize ?? DEFAULT_JOURNAL_SIZE;
+    j = new Journal(Math.max(0, Math.floor(size)));
+    journals.set(ctx, j);
+  }
+  return j;
+}
+
+function parseCaptured(chunks: Buffer[], contentType: string | undefined): unknown {
+  if (chunks.length === 0) return null;
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (contentType && /json/i.test(contentType)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      /* fall through: keep it as text */
+    }
+  }
+  if (contentType && !/^(text\/|application\/(json|[\w.+-]*\+json|x-www-form-urlencoded))/i.test(contentType)) return `(${text.length} bytes of ${contentType})`;
+  return text;
+}
+
+/** The journal stage: first in the pipeline, so that it sees every answer, injected faults included. */
+export function journalStage(ctx: AppContext): RequestHandler {
+  const journal = journalOf(ctx);
+  return (req, res, next) => {
+    if (journal.capacity === 0 || !JOURNALED.test(req.path)) return next();
+    const started = performance.now();
+    const at = ctx.clock.nowIso();
+    const chunks: Buffer[] = [];
+    let captured = 0;
+    const capture = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function' || captured > MAX_CAPTURE_BYTES) return;
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      captured += buf.length;
+      chunks.push(buf);
+    };
+    const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...a: unknown[]) => typeof res;
+    (res as unknown as { write: (...a: unknown[]) => boolean }).write = (...a: unknown[]) => {
+      capture(a[0], a[1]);
+      return write(...a);
+    };
+    (res as unknown as { end: (...a: unknown[]) => typeof res }).end = (...a: unknown[]) => {
+      capture(a[0], a[1]);
+      return end(...a);
+    };
+    res.on('finish', () => {
+      journal.add({
+        at,
+        method: req.method,
+        path: redactUrl(req.originalUrl),
+        status: res.statusCode,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        requestId: String(res.locals.requestId ?? ''),
+        requestHeaders: redact(req.headers) as Record<string, unknown>,
+        requestBody: req.body === undefined ? null : redact(req.body),
+        responseBody: redact(parseCaptured(chunks, res.getHeader('content-type')?.toString())),
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,39 @@
+// Control-API adjustments (CONTRACT §12): money moved into or out of an account's main balance
+// or a wallet from the world outside, as one ADJUSTMENT ledger entry. The ledger refuses to
+// take a balance below zero (422 INSUFFICIENT_FUNDS), so a refused debit changes nothing.
+import type { AppContext } from '../context.js';
+import { notFound } from '../domain/errors.js';
+import { accountRef, entryFor, walletRef } from '../domain/ledger.js';
+import type { LedgerEntry, LedgerRef, Wallet } from '../store/model.js';
+import type { Tx } from '../store/store.js';
+import { requireAccount } from './accounts.js';
+
+function adjust(tx: Tx, ctx: AppContext, ref: LedgerRef, amount: number, description?: string): LedgerEntry {
+  const inbound = amount > 0;
+  const memo = description ?? (inbound ? 'control API credit' : 'control API debit');
+  const entry = entryFor(
+    (r) => tx.ix.balance(r),
+    { from: inbound ? 'world' : ref, to: inbound ? ref : 'world', amount: Math.abs(amount), kind: 'ADJUSTMENT', transactionId: null, memo },
+    ctx.newId(),
+    ctx.clock.nowIso(),
+  );
+  tx.put('ledger', entry);
+  return entry;
+}
+
+/** Positive amounts credit the account's main balance; negative ones debit it. */
+export function adjustAccount(tx: Tx, ctx: AppContext, accountId: string, amount: number, description?: string): LedgerEntry {
+  requireAccount(tx, accountId);
+  return adjust(tx, ctx, accountRef(accountId), amount, description);
+}
+
+export function requireWallet(tx: Pick<Tx, 'data'>, walletId: string): Wallet {
+  const w = Object.hasOwn(tx.data.wallets, walletId) ? tx.data.wallets[walletId] : undefined;
+  if (!w) throw notFound(`wallet ${walletId}`);
+  return w;
+}
+
+export function adjustWallet(tx: Tx, ctx: AppContext, walletId: string, amount: number, description?: string): LedgerEntry {
+  requireWallet(tx, walletId);
+  return adjust(tx, ctx, walletRef(walletId), amount, description);
+}

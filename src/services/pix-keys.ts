@@ -1,0 +1,52 @@
+// The PIX key directory (DICT, CONTRACT §7): keys with their owners, loaded from fixtures and
+// edited through the control API. Settlement reads it; a key marked `unknown` fails transfers
+// with KEY_NOT_FOUND.
+import type { AppContext } from '../context.js';
+import { documentTypeOf } from '../domain/documents.js';
+import { SandboxError, notFound } from '../domain/errors.js';
+import { normalizeKey, normalizeKeyType, validatePixKey } from '../domain/pix-keys.js';
+import type { PixKeyBody } from '../schemas/control.js';
+import type { PixKeyEntry } from '../store/model.js';
+import type { Tx } from '../store/store.js';
+
+/** Checks what the schema cannot (key shape per kind, document check digits); returns the entry. */
+export function pixKeyEntry(body: PixKeyBody, now: string): PixKeyEntry {
+  const keyType = normalizeKeyType(body.keyType);
+  if (!keyType) throw new SandboxError('VALIDATION_ERROR', 'keyType must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM', [{ path: '/keyType', message: 'is not a key kind' }]);
+  const problem = validatePixKey(keyType, body.key);
+  if (problem) throw new SandboxError('VALIDATION_ERROR', problem, [{ path: '/key', message: problem.replace(/^key /, '') }]);
+  if (!documentTypeOf(body.owner.document))
+    throw new SandboxError('VALIDATION_ERROR', 'owner.document must be a CPF or CNPJ with valid check digits', [
+      { path: '/owner/document', message: 'must be a CPF or CNPJ with valid check digits' },
+    ]);
+  const key = normalizeKey(keyType, body.key);
+  return { id: key, key, keyType, owner: { ...body.owner }, unknown: body.unknown ?? false, createdAt: now };
+}
+
+/** Adds or replaces a key; `created` tells which. */
+export function putPixKey(tx: Tx, ctx: AppContext, body: PixKeyBody): { entry: PixKeyEntry; created: boolean } {
+  const entry = pixKeyEntry(body, ctx.clock.nowIso());
+  const created = !Object.hasOwn(tx.data.pixKeys, entry.id);
+  tx.put('pixKeys', entry);
+  return { entry, created };
+}
+
+/** Finds a key as given in a URL: exact, or in its canonical (case-folded) spelling. */
+export function findPixKey(data: Tx['data'], raw: string): PixKeyEntry | undefined {
+  const candidates = [raw, raw.trim().toLowerCase()];
+  for (const c of candidates) if (Object.hasOwn(data.pixKeys, c)) return data.pixKeys[c];
+  return undefined;
+}
+
+export function removePixKey(tx: Tx, raw: string): PixKeyEntry {
+  const entry = findPixKey(tx.data, raw);
+  if (!entry) throw notFound(`PIX key ${raw}`);
+  tx.remove('pixKeys', entry.id);
+  return entry;
+}
+
+export function clearPixKeys(tx: Tx): number {
+  const ids = Object.keys(tx.data.pixKeys);
+  for (const id of ids) tx.remove('pixKeys', id);
+  return ids.length;
+}

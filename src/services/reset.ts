@@ -1,0 +1,76 @@
+// Reset (CONTRACT §10, §12): back to a fixture set. The data file is moved aside first (never
+// overwritten), every record and the clock offset go, the fixtures are loaded again. The token
+// signing secret stays, so tokens of principals that still exist stay valid. The fixture set is
+// read, validated and its secrets hashed before anything is touched: a bad set changes nothing.
+import { readdir } from 'node:fs/promises';
+import type { AppContext } from '../context.js';
+import { realClock } from '../clock/clock.js';
+import { SandboxError } from '../domain/errors.js';
+import { journalOf } from '../http/journal.js';
+import { reseedFaults } from '../http/faults.js';
+import { packagePath } from '../paths.js';
+import type { Fixtures } from '../schemas/fixtures.js';
+import { checkFixtures, hashFixtureSecrets, readFixtures, seed } from './seed.js';
+import { emptyData } from '../store/model.js';
+import { moveAside } from '../store/wal-adapter.js';
+import { ensureConfigEndpoint } from '../webhooks/endpoints.js';
+
+/** The fixture sets shipped in the package's fixtures/ folder, by name. */
+export async function shippedFixtureSets(): Promise<string[]> {
+  const files = await readdir(packagePath('fixtures')).catch(() => [] as string[]);
+  return files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+}
+
+/**
+ * What a reset loads: the configured fixtures (no argument), a shipped set by name, or an inline
+ * fixture object. Never a filesystem path from a request.
+ */
+export async function resolveFixtures(ctx: AppContext, spec?: string | Record<string, unknown>): Promise<Fixtures> {
+  if (spec === undefined) return readFixtures(ctx.config.fixtures);
+  if (typeof spec === 'string') {
+    const names = await shippedFixtureSets();
+    if (!names.includes(spec))
+      throw new SandboxError('VALIDATION_ERROR', `there is no fixture set named "${spec}"; shipped sets: ${names.join(', ')}`, [
+        { path: '/fixtures', message: 'is not the name of a shipped fixture set' },
+      ]);
+    return readFixtures(packagePath('fixtures', `${spec}.json`));
+  }
+  try {
+    return checkFixtures(structuredClone(spec));
+  } catch (e) {
+    if (!(e instanceof SandboxError)) throw e;
+    const details = e.details.map((d) => ({ ...d, path: `/fixtures${d.path === '/' ? '' : d.path}` }));
+    throw new SandboxError('VALIDATION_ERROR', `fixtures: ${e.message}`, details);
+  }
+}
+
+const resets = new WeakMap<AppContext, Promise<unknown>>();
+
+export function resetSandbox(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsideTo: string | null }> {
+  // one reset at a time: a second waits for the first, then starts afresh itself
+  const previous = resets.get(ctx) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(() => doReset(ctx, fixtures));
+  resets.set(ctx, run);
+  return run;
+}
+
+async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsideTo: string | null }> {
+  const first = fixtures.accounts[0]!;
+  if (ctx.config.clientId) first.client_id = ctx.config.clientId;
+  if (ctx.config.clientSecret) first.client_secret = ctx.config.clientSecret;
+  const hashes = await hashFixtureSecrets(fixtures);
+
+  const store = ctx.store;
+  await store.sync();
+  const stamp = new Date(realClock.nowMs()).toISOString().replace(/[-:.]/g, '');
+  const movedAsideTo = store.file ? await moveAside(store.file, `reset-${stamp}`) : null;
+  // the clock offset goes with the old data, so "now" is real time again
+  await store.replace(emptyData(store.data.meta.signingSecret, new Date(realClock.nowMs()).toISOString()));
+  await store.commit((tx) => {
+    seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
+    ensureConfigEndpoint(tx, ctx);
+  });
+  journalOf(ctx).clear();
+  reseedFaults(ctx);
+  return { movedAsideTo };
+}
