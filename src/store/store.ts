@@ -195,6 +195,8 @@ export class Store {
     if (this.#writing) return;
     this.#writing = this.#writeLoop().finally(() => {
       this.#writing = null;
+      // a sync() that arrived after the loop's last check but before this callback would wait forever
+      if (!this.#failed && (this.#waiters.length > 0 || this.#pending.length > 0)) this.#kick();
     });
   }
 
