@@ -85,6 +85,11 @@ export class Dispatcher implements Worker {
     if (grew) this.#wake();
   }
 
+  /** Sends what is due soon, without waiting for a commit that adds deliveries (a redelivery brought forward). */
+  wake(): void {
+    this.#wake();
+  }
+
   #wake(): void {
     if (this.#wakeQueued || this.#stopped) return;
     this.#wakeQueued = true;

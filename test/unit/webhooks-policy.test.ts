@@ -1,0 +1,66 @@
+// The delivery rules: retry schedule and per-transaction order.
+import { describe, expect, it } from 'vitest';
+import { afterAttempt, dueHeads, eventBody } from '../../src/webhooks/policy.js';
+import type { Delivery, WebhookEvent } from '../../src/store/model.js';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
+
+function delivery(over: Partial<Delivery>): Delivery {
+  return {
+    id: 'd1',
+    endpointId: 'ep1',
+    eventId: 'e1',
+    eventType: 'cashin.created',
+    transactionId: 't1',
+    status: 'PENDING',
+    attempts: [],
+    nextAttemptAt: iso(0),
+    createdAt: iso(0),
+    ...over,
+  };
+}
+
+const attempt = (statusCode: number | null) => ({ at: iso(0), statusCode, error: statusCode === null ? 'ECONNREFUSED' : null, durationMs: 3 });
+
+describe('afterAttempt', () => {
+  it('a 2xx answer delivers; anything else waits the next step of the schedule, then the delivery is dead', () => {
+    const schedule = [10, 30];
+    expect(afterAttempt(delivery({}), attempt(204), schedule, T0)).toMatchObject({ status: 'DELIVERED', nextAttemptAt: null });
+    let d = afterAttempt(delivery({}), attempt(500), schedule, T0);
+    expect(d).toMatchObject({ status: 'PENDING', nextAttemptAt: iso(10) });
+    d = afterAttempt(d, attempt(null), schedule, T0 + 10_000);
+    expect(d).toMatchObject({ status: 'PENDING', nextAttemptAt: iso(40) });
+    d = afterAttempt(d, attempt(302), schedule, T0 + 40_000);
+    expect(d).toMatchObject({ status: 'DEAD', nextAttemptAt: null });
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([500, null, 302]);
+  });
+});
+
+describe('dueHeads', () => {
+  const events: Record<string, WebhookEvent> = {};
+  const ev = (id: string, type: WebhookEvent['type'], at: number) =>
+    (events[id] = { id, type, accountId: 'a', transactionId: 't1', createdAt: iso(at), data: { transactionId: 't1', type: 'CASH_IN', status: 'PAID', amount: 1 } });
+
+  it('lets only the oldest pending event of a transaction go to an endpoint, and only when it is due', () => {
+    ev('e1', 'cashin.created', 0);
+    ev('e2', 'cashin.paid', 0); // same millisecond: creation still comes first
+    const created = delivery({ id: 'd1', eventId: 'e1', nextAttemptAt: iso(10) });
+    const paid = delivery({ id: 'd2', eventId: 'e2', eventType: 'cashin.paid', nextAttemptAt: iso(0) });
+    expect(dueHeads([paid, created], events, iso(5))).toEqual([]);
+    expect(dueHeads([paid, created], events, iso(10))).toEqual([created]);
+    expect(dueHeads([paid, { ...created, status: 'DEAD' }], events, iso(5))).toEqual([paid]);
+  });
+
+  it('never holds back another endpoint or another transaction', () => {
+    ev('e3', 'cashin.created', 1);
+    const blocked = delivery({ id: 'd1', eventId: 'e1', nextAttemptAt: iso(100) });
+    const otherEndpoint = delivery({ id: 'd3', endpointId: 'ep2', eventId: 'e2', eventType: 'cashin.paid' });
+    const otherTx = delivery({ id: 'd4', transactionId: 't2', eventId: 'e3' });
+    expect(dueHeads([blocked, otherEndpoint, otherTx], events, iso(5)).map((d) => d.id).sort()).toEqual(['d3', 'd4']);
+  });
+
+  it('the body sent is exactly id, type, createdAt and data', () => {
+    expect(Object.keys(eventBody(ev('e9', 'cashin.paid', 0)))).toEqual(['id', 'type', 'createdAt', 'data']);
+  });
+});
