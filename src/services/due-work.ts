@@ -5,13 +5,10 @@
 import type { AppContext, Worker } from '../context.js';
 import { dueActions, type DueAction } from '../domain/due.js';
 import { SandboxError } from '../domain/errors.js';
-import { expiredIdempotencyRecords } from '../domain/idempotency.js';
+import { expiredIdempotencyRecords, IDEMPOTENCY_TTL_SECONDS } from '../domain/idempotency.js';
 import type { Tx } from '../store/store.js';
 import { closeChargeAt, getCharge, payChargeAt } from './charges.js';
 import { settleTransferAt } from './transfers.js';
-
-/** Idempotency records are swept at most once a minute of sandbox time (a sweep reads them all). */
-const PRUNE_EVERY_MS = 60_000;
 
 function applyDue(tx: Tx, ctx: AppContext, a: DueAction): void {
   const at = new Date(a.at);
@@ -46,22 +43,31 @@ export function applyDueNow(ctx: AppContext): number {
   return applied;
 }
 
-export function pruneIdempotency(ctx: AppContext): number {
-  const ids = expiredIdempotencyRecords(ctx.store.data.idempotency, ctx.clock.nowIso());
+/** Removes the idempotency records past their 24 hours; returns the earliest expiry left. */
+export function pruneIdempotency(ctx: AppContext): string | null {
+  const nowIso = ctx.clock.nowIso();
+  const records = ctx.store.data.idempotency;
+  const ids = expiredIdempotencyRecords(records, nowIso);
   if (ids.length > 0) ctx.store.apply((tx) => ids.forEach((id) => tx.remove('idempotency', id)));
-  return ids.length;
+  let earliest: string | null = null;
+  for (const id in records) if (earliest === null || records[id]!.expiresAt < earliest) earliest = records[id]!.expiresAt;
+  return earliest;
 }
 
 export function dueWorker(ctx: AppContext): Worker {
-  let lastPruneMs = Number.NEGATIVE_INFINITY;
+  // A sweep reads every record, so it runs only when one can have expired: at the earliest expiry
+  // seen, or 24 h after the last sweep (a record made since then cannot expire sooner).
+  let lastSweepMs = Number.NEGATIVE_INFINITY;
+  let nextSweepMs = Number.NEGATIVE_INFINITY;
   return {
     async runDue() {
       applyDueNow(ctx);
       const nowMs = ctx.clock.now().getTime();
       // a clock moved backwards (reset) must not stop the sweeps
-      if (nowMs - lastPruneMs >= PRUNE_EVERY_MS || nowMs < lastPruneMs) {
-        pruneIdempotency(ctx);
-        lastPruneMs = nowMs;
+      if (nowMs >= nextSweepMs || nowMs < lastSweepMs) {
+        const earliest = pruneIdempotency(ctx);
+        lastSweepMs = nowMs;
+        nextSweepMs = Math.min(earliest === null ? Infinity : Date.parse(earliest), nowMs + IDEMPOTENCY_TTL_SECONDS * 1000);
       }
       await ctx.store.sync();
     },

@@ -1,0 +1,212 @@
+// A seeded random walk of mixed operations through real HTTP (charges, transfers, replays) and the
+// services the control API calls (payments, expiries, cancellations, forced settlements, clock,
+// adjustments). After every step the invariant of CONTRACT §5 holds, every indexed balance equals
+// the sum of its ledger entries, and each one equals what the transactions alone say it must be.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceFromEntries, entryFor } from '../../src/domain/ledger.js';
+import { cancelCharge, expireCharge, payCharge } from '../../src/services/charges.js';
+import { completeTransfer, failTransfer } from '../../src/services/transfers.js';
+import type { LedgerRef } from '../../src/store/model.js';
+import { advance, balanceOf, cashInBody, cashOut, cashOutBody, createMerchant, type TestMerchant } from '../helpers/money.js';
+import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const STEPS = 300;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  const now = sb.running.ctx.clock.nowIso();
+  await sb.running.ctx.store.commit((tx) =>
+    tx.put('pixKeys', { id: 'gone@example.com', key: 'gone@example.com', keyType: 'EMAIL', owner: { name: 'X', document: '52998224725' }, unknown: true, createdAt: now }),
+  );
+});
+afterAll(async () => {
+  await sb.stop();
+});
+
+describe('ledger random walk', () => {
+  it(`keeps the money invariant after each of ${STEPS} mixed operations`, async () => {
+    const random = mulberry32(20260301);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+    const ctx = sb.running.ctx;
+    const store = ctx.store;
+
+    let accountToken = await sb.token();
+    const merchants: TestMerchant[] = [await createMerchant(sb, accountToken, 'Walk A'), await createMerchant(sb, accountToken, 'Walk B')];
+    // the walk moves the clock by about a minute in all: merchant tokens (300 s) stay valid
+    type Who = { token: () => string; ref: LedgerRef };
+    const principals: Who[] = [
+      { token: () => accountToken, ref: `account:${DEFAULT_ACCOUNT_ID}` },
+      ...merchants.map((m) => ({ token: () => m.token, ref: `wallet:${m.walletId}` as LedgerRef })),
+    ];
+    const refs = principals.map((p) => p.ref);
+    const refOfTransaction = (t: { accountId: string; merchantId: string | null }): LedgerRef =>
+      t.merchantId ? `wallet:${merchants.find((m) => m.id === t.merchantId)!.walletId}` : `account:${t.accountId}`;
+
+    const opening = 1_000_000;
+    const adjustments = new Map<LedgerRef, number>();
+    const sentKeys: { key: string; body: unknown; who: Who }[] = [];
+    const counts: Record<string, number> = {};
+
+    /** What each balance must be, from the transaction records alone (never the ledger). */
+    function expectedBalances(): Map<LedgerRef, number> {
+      const out = new Map<LedgerRef, number>(refs.map((r) => [r, adjustments.get(r) ?? 0]));
+      out.set(refs[0]!, out.get(refs[0]!)! + opening);
+      for (const t of Object.values(store.data.transactions)) {
+        if (t.accountId !== DEFAULT_ACCOUNT_ID) continue;
+        const ref = refOfTransaction(t);
+        if (t.type === 'CASH_IN' && t.status === 'PAID') {
+          let rest = t.amount;
+          for (const s of t.split) {
+            out.set(`wallet:${s.walletId}`, out.get(`wallet:${s.walletId}`)! + s.share);
+            rest -= s.share;
+          }
+          out.set(ref, out.get(ref)! + rest);
+        }
+        if (t.type === 'CASH_OUT' && t.status !== 'FAILED') out.set(ref, out.get(ref)! - t.amount);
+      }
+      return out;
+    }
+
+    function checkInvariant(step: number, op: string): void {
+      const entries = Object.values(store.data.ledger);
+      const expected = expectedBalances();
+      let sum = 0;
+      for (const ref of refs) {
+        const indexed = store.ix.balance(ref);
+        const where = `step ${step} (${op}) ${ref}`;
+        expect(indexed, where).toBe(balanceFromEntries(entries, ref));
+        expect(indexed, where).toBe(expected.get(ref));
+        expect(indexed, where).toBeGreaterThanOrEqual(0);
+        sum += indexed;
+      }
+      // CONTRACT §5: opening + paid cash-ins − cash-outs not failed + adjustments
+      const txs = Object.values(store.data.transactions);
+      const paidIn = txs.filter((t) => t.type === 'CASH_IN' && t.status === 'PAID').reduce((s, t) => s + t.amount, 0);
+      const out = txs.filter((t) => t.type === 'CASH_OUT' && t.status !== 'FAILED').reduce((s, t) => s + t.amount, 0);
+      const adj = [...adjustments.values()].reduce((s, v) => s + v, 0);
+      expect(sum, `step ${step} (${op}) total`).toBe(opening + paidIn - out + adj);
+      expect(balanceFromEntries(entries, 'world'), `step ${step} world`).toBe(-sum);
+    }
+
+    const open = (type: 'CASH_IN' | 'CASH_OUT') =>
+      Object.values(store.data.transactions).filter((t) => t.type === type && (t.status === 'WAITING_PAYMENT' || t.status === 'PROCESSING')).map((t) => t.id);
+
+    const ops: Record<string, () => Promise<void>> = {
+      async cashIn() {
+        const who = pick(principals);
+        const amount = int(1, 50_000);
+        const body: Record<string, unknown> = cashInBody({ amount });
+        if (random() < 0.4) {
+          const wallets = merchants.filter(() => random() < 0.7);
+          if (wallets.length > 0)
+            body.split = wallets.map((m) => (random() < 0.5 ? { mode: 'FIXED', amount: int(1, Math.max(1, Math.floor(amount / 3))), wallet_id: m.walletId } : { mode: 'PERCENTAGE', amount: int(1, 45), wallet_id: m.walletId }));
+        }
+        const r = await sb.request('POST', '/v1/banking/cash-in/pix', { token: who.token(), body });
+        expect([201, 422]).toContain(r.status);
+      },
+      async pay() {
+        const ids = open('CASH_IN');
+        if (ids.length) await store.commit((tx) => payCharge(tx, ctx, pick(ids)));
+      },
+      async expireOrCancel() {
+        const ids = open('CASH_IN');
+        if (ids.length) await store.commit((tx) => (random() < 0.5 ? expireCharge : cancelCharge)(tx, ctx, pick(ids)));
+      },
+      async cashOut() {
+        const who = pick(principals);
+        const balance = store.ix.balance(who.ref);
+        const amount = int(1, Math.max(1, Math.floor(balance * 1.2)));
+        const details = pick([{}, { document: '52998224725' }, { document: '11144477735' }, { key: 'gone@example.com', keyType: 'EMAIL' }]);
+        const body = cashOutBody({ amount: String(amount) }, details);
+        const key = randomUUID();
+        const r = await cashOut(sb, who.token(), body, key);
+        if (amount > balance) {
+          expect(r.status).toBe(422);
+          expect(r.body.error.code).toBe('INSUFFICIENT_FUNDS');
+        } else {
+          expect(r.status).toBe(201);
+          sentKeys.push({ key, body, who });
+        }
+      },
+      async replay() {
+        if (!sentKeys.length) return;
+        const { key, body, who } = pick(sentKeys);
+        const r = await cashOut(sb, who.token(), body, key);
+        expect(r.status).toBe(201);
+        expect(r.headers.get('x-sandbox-idempotent-replayed')).toBe('true');
+      },
+      async failTransfer() {
+        const ids = open('CASH_OUT');
+        if (ids.length) await store.commit((tx) => failTransfer(tx, ctx, pick(ids), { code: 'AM04', message: 'walk' }));
+      },
+      async completeTransfer() {
+        const ids = open('CASH_OUT');
+        if (ids.length) await store.commit((tx) => completeTransfer(tx, ctx, pick(ids)));
+      },
+      async tick() {
+        await advance(sb, int(1, 3));
+      },
+      async adjust() {
+        const ref = pick(refs);
+        const amount = random() < 0.7 ? int(1, 20_000) : -int(1, Math.max(1, store.ix.balance(ref)));
+        try {
+          await store.commit((tx) => {
+            const m = amount > 0 ? { from: 'world' as const, to: ref, amount } : { from: ref, to: 'world' as const, amount: -amount };
+            tx.put('ledger', entryFor((r) => tx.ix.balance(r), { ...m, kind: 'ADJUSTMENT', transactionId: null }, randomUUID(), ctx.clock.nowIso()));
+          });
+          adjustments.set(ref, (adjustments.get(ref) ?? 0) + amount);
+        } catch (e) {
+          expect((e as { code: string }).code).toBe('INSUFFICIENT_FUNDS');
+        }
+      },
+    };
+    const weights: [string, number][] = [
+      ['cashIn', 6],
+      ['pay', 5],
+      ['expireOrCancel', 1],
+      ['cashOut', 6],
+      ['replay', 1],
+      ['failTransfer', 1],
+      ['completeTransfer', 1],
+      ['tick', 3],
+      ['adjust', 1],
+    ];
+    const total = weights.reduce((s, [, w]) => s + w, 0);
+
+    checkInvariant(0, 'start');
+    const clockAtStart = ctx.clock.nowSeconds();
+    for (let step = 1; step <= STEPS; step++) {
+      let roll = random() * total;
+      const op = weights.find(([, w]) => (roll -= w) < 0)![0];
+      counts[op] = (counts[op] ?? 0) + 1;
+      await ops[op]!();
+      checkInvariant(step, op);
+      if (step % 50 === 0) {
+        accountToken = await sb.token();
+        // the public balance endpoint agrees with the index
+        expect(await balanceOf(sb, accountToken)).toBe(store.ix.balance(refs[0]!));
+      }
+    }
+    expect(ctx.clock.nowSeconds() - clockAtStart).toBeLessThan(250);
+    // every kind of operation ran, and money moved both ways
+    expect(Object.keys(counts).sort()).toEqual(weights.map(([k]) => k).sort());
+    const statuses = new Set(Object.values(store.data.transactions).map((t) => t.status));
+    for (const s of ['PAID', 'EXPIRED', 'CANCELLED', 'WAITING_PAYMENT', 'COMPLETED', 'FAILED']) expect(statuses).toContain(s);
+    expect(Object.values(store.data.ledger).some((e) => e.kind === 'SPLIT')).toBe(true);
+    expect(Object.values(store.data.ledger).some((e) => e.kind === 'CASH_OUT_REVERSAL')).toBe(true);
+  });
+});

@@ -1,0 +1,136 @@
+// GET /v1/banking/transactions/{id} and GET /v1/banking/balance through real HTTP: the envelopes,
+// the lookup's mapping of every state, and who may see what (CONTRACT §1).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelCharge, expireCharge, payCharge } from '../../src/services/charges.js';
+import { completeTransfer, failTransfer } from '../../src/services/transfers.js';
+import { balanceOf, cashInBody, cashOut, cashOutBody, createAccount, createMerchant, lookup, type TestMerchant } from '../helpers/money.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let token: string;
+let merchant: TestMerchant;
+let other: TestMerchant;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  token = await sb.token();
+  merchant = await createMerchant(sb, token, 'Merchant One');
+  other = await createMerchant(sb, token, 'Merchant Two');
+});
+afterAll(async () => {
+  await sb.stop();
+});
+
+const charge = async (t = token, over: Record<string, unknown> = {}) => {
+  const r = await sb.request('POST', '/v1/banking/cash-in/pix', { token: t, body: cashInBody(over) });
+  expect(r.status).toBe(201);
+  return r.body.transactionId as string;
+};
+const act = <T>(fn: Parameters<typeof sb.running.ctx.store.commit<T>>[0]) => sb.running.ctx.store.commit(fn);
+
+describe('balance', () => {
+  it('the default account starts with the fixtures’ 1,000,000 cents, in the spec envelope', async () => {
+    const r = await sb.request('GET', '/v1/banking/balance', { token });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ statusCode: 200, message: expect.any(String), data: { balance: 1_000_000 } });
+  });
+
+  it('a merchant token reads its main wallet, and both move in real time', async () => {
+    expect(await balanceOf(sb, merchant.token)).toBe(0);
+    const id = await charge(merchant.token, { amount: 5_000 });
+    await act((tx) => payCharge(tx, sb.running.ctx, id));
+    expect(await balanceOf(sb, merchant.token)).toBe(5_000);
+    expect(await balanceOf(sb, other.token)).toBe(0);
+    expect((await cashOut(sb, merchant.token, cashOutBody({ amount: '1200' }))).status).toBe(201);
+    expect(await balanceOf(sb, merchant.token)).toBe(3_800);
+    expect(await balanceOf(sb, token)).toBe(1_000_000);
+  });
+
+  it('needs a token, and only GET is allowed', async () => {
+    expect((await sb.request('GET', '/v1/banking/balance')).status).toBe(401);
+    const post = await sb.request('POST', '/v1/banking/balance', { token });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toMatch(/GET/);
+  });
+});
+
+describe('lookup envelopes', () => {
+  it('a charge: WAITING_PAYMENT → id and status only; PAID → COMPLETED with end_to_end_id and payer', async () => {
+    const id = await charge();
+    expect((await lookup(sb, token, id)).body).toEqual({ statusCode: 200, message: expect.any(String), data: { id, status: 'WAITING_PAYMENT' } });
+    await act((tx) => payCharge(tx, sb.running.ctx, id, { name: 'Pagador', document: '11144477735', ispb: '00000000', account_number: '12345-6', account_type: 'SVGS' }));
+    const l = await lookup(sb, token, id);
+    expect(l.body.data).toEqual({
+      id,
+      status: 'COMPLETED',
+      end_to_end_id: expect.stringMatching(/^E00000000\d{12}[A-Za-z0-9]{11}$/),
+      payer: { name: 'Pagador', document: '11144477735', ispb: '00000000', account_number: '12345-6', account_type: 'SVGS' },
+    });
+  });
+
+  it('a charge EXPIRED or CANCELLED → FAILED with CHARGE_EXPIRED or CHARGE_CANCELLED', async () => {
+    const expired = await charge();
+    const cancelled = await charge();
+    await act((tx) => expireCharge(tx, sb.running.ctx, expired));
+    await act((tx) => cancelCharge(tx, sb.running.ctx, cancelled));
+    expect((await lookup(sb, token, expired)).body.data).toEqual({ id: expired, status: 'FAILED', error: { code: 'CHARGE_EXPIRED', message: expect.any(String) } });
+    expect((await lookup(sb, token, cancelled)).body.data).toEqual({ id: cancelled, status: 'FAILED', error: { code: 'CHARGE_CANCELLED', message: expect.any(String) } });
+  });
+
+  it('a transfer: PROCESSING → id and status; failed with any code → FAILED with that error; forced COMPLETED → receiver', async () => {
+    const before = await balanceOf(sb, token);
+    const a = (await cashOut(sb, token, cashOutBody({ amount: '300' }))).body.transactionId;
+    const b = (await cashOut(sb, token, cashOutBody({ amount: '400' }, { document: '11144477735' }))).body.transactionId;
+    expect((await lookup(sb, token, a)).body.data).toEqual({ id: a, status: 'PROCESSING' });
+    await act((tx) => failTransfer(tx, sb.running.ctx, a, { code: 'AM04', message: 'insufficient funds at the destination' }));
+    expect((await lookup(sb, token, a)).body.data).toEqual({ id: a, status: 'FAILED', error: { code: 'AM04', message: 'insufficient funds at the destination' } });
+    // complete forces COMPLETED even though the document does not match the key
+    await act((tx) => completeTransfer(tx, sb.running.ctx, b));
+    expect((await lookup(sb, token, b)).body.data).toMatchObject({ id: b, status: 'COMPLETED', receiver: { document: '52998224725', key: '52998224725', keyType: 'CPF' } });
+    expect(await balanceOf(sb, token)).toBe(before - 400);
+    await expect(act((tx) => failTransfer(tx, sb.running.ctx, b, { code: 'X', message: 'y' }))).rejects.toMatchObject({ code: 'INVALID_STATE' });
+  });
+
+  it('answers 400 for an id that is not a UUID and 404 for an unknown one', async () => {
+    const bad = await lookup(sb, token, 'abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+    const unknown = await lookup(sb, token, '00000000-0000-4000-8000-0000000000aa');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ statusCode: 404, message: expect.any(String), error: { code: 'NOT_FOUND', details: [] } });
+  });
+});
+
+describe('who sees what', () => {
+  it("an account sees its merchants' transactions; a merchant only its own", async () => {
+    const mine = await charge(merchant.token);
+    const theirs = await charge(other.token);
+    const accounts = await charge(token);
+    expect((await lookup(sb, token, mine)).status).toBe(200);
+    expect((await lookup(sb, token, theirs)).status).toBe(200);
+    expect((await lookup(sb, merchant.token, mine)).status).toBe(200);
+    expect((await lookup(sb, merchant.token, theirs)).status).toBe(404);
+    expect((await lookup(sb, merchant.token, accounts)).status).toBe(404);
+  });
+
+  it('another account gets 404, never 403, for every transaction of this one — and the reverse', async () => {
+    const stranger = await createAccount(sb, { balance: 1_000 });
+    const ids = [await charge(token), await charge(merchant.token), (await cashOut(sb, token, cashOutBody({ amount: '1' }))).body.transactionId];
+    for (const id of ids) {
+      const r = await lookup(sb, stranger.token, id);
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe('NOT_FOUND');
+    }
+    const theirs = (await cashOut(sb, stranger.token, cashOutBody({ amount: '1' }))).body.transactionId;
+    expect((await lookup(sb, stranger.token, theirs)).status).toBe(200);
+    expect((await lookup(sb, token, theirs)).status).toBe(404);
+    expect((await lookup(sb, merchant.token, theirs)).status).toBe(404);
+    expect(await balanceOf(sb, stranger.token)).toBe(999);
+  });
+
+  it('a lookup needs a token', async () => {
+    const r = await sb.request('GET', '/v1/banking/transactions/00000000-0000-4000-8000-0000000000aa');
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+});
