@@ -12,6 +12,7 @@ import { transferRoutes } from './api/transfers.js';
 import { transactionRoutes } from './api/transactions.js';
 import { balanceRoutes } from './api/balances.js';
 import { httpsRequired } from './http/https-required.js';
+import { webhookControlRoutes } from './control/webhooks.js';
 import { journalStage } from './http/journal.js';
 import { adminStage } from './http/admin.js';
 import { faultStage } from './http/faults.js';
@@ -36,7 +37,7 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes];
+export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, webhookControlRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes];
 // journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
 export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 
