@@ -46,7 +46,7 @@ export function webhookControlRoutes(routes: Routes, ctx: AppContext): void {
   routes.delete(BASE, async (req, res) => {
     const q = validateQuery<{ accountId?: string }>(webhookEndpointsQuerySchema, req.query);
     await ctx.store.commit((tx) => clearEndpoints(tx, q.accountId?.toLowerCase()));
-    res.json(endpointsOf(q.accountId));
+    res.status(204).end();
   });
 
   routes.get(`${BASE}/deliveries`, (req, res) => {
@@ -105,7 +105,7 @@ export function webhookControlRoutes(routes: Routes, ctx: AppContext): void {
   routes.delete(`${BASE}/:id`, async (req, res, next) => {
     if (isFixed(req)) return next();
     const id = uuidParam(req, 'id');
-    const removed = await ctx.store.commit((tx) => removeEndpoint(tx, id));
-    res.json(formatEndpoint(removed));
+    await ctx.store.commit((tx) => removeEndpoint(tx, id));
+    res.status(204).end();
   });
 }

@@ -27,7 +27,8 @@ export interface TestSandbox {
 
 export async function startTestSandbox(overrides: Partial<Config> & { file?: boolean } = {}): Promise<TestSandbox> {
   const { file = false, ...rest } = overrides;
-  const dataDir = file ? await mkdtemp(path.join(os.tmpdir(), 'pix-sandbox-test-')) : null;
+  // a given dataDir is reused (restart tests) and left in place by stop()
+  const dataDir = file ? (rest.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'pix-sandbox-test-')))) : null;
   const config = defaultConfig({ port: 0, httpsPort: null, memory: !file, dataDir: dataDir ?? '.', fsync: false, tick: false, quiet: true, ...rest });
   const running = await boot(config);
   const url = running.listeners[0]!.url;
