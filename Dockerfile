@@ -1,0 +1,57 @@
+# pix-sandbox: a local, stateful PIX banking API simulator.
+#   docker build -t pix-sandbox .
+#   docker run --rm -p 8080:8080 -p 8443:8443 -v pix-sandbox-data:/data pix-sandbox
+# Behind a TLS-intercepting proxy, give npm the proxy's CA at build time only (a build secret
+# never lands in a layer):  docker build --secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt .
+
+# ---- build: every dependency, compile TypeScript to dist/ ----
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN --mount=type=secret,id=npm_ca \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi && \
+    npm ci --no-audit --no-fund --loglevel=error
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# ---- deps: production dependencies only ----
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN --mount=type=secret,id=npm_ca \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi && \
+    npm ci --omit=dev --no-audit --no-fund --loglevel=error && \
+    npm cache clean --force
+
+# ---- runtime: node, production node_modules, dist/ and the package's data files ----
+FROM node:22-bookworm-slim
+LABEL org.opencontainers.image.title="pix-sandbox" \
+      org.opencontainers.image.description="A local, stateful simulator of a Brazilian PIX banking API, for integration testing" \
+      org.opencontainers.image.licenses="MIT"
+ENV NODE_ENV=production \
+    PIX_SANDBOX_HOST=0.0.0.0 \
+    PIX_SANDBOX_PORT=8080 \
+    PIX_SANDBOX_HTTPS_PORT=8443 \
+    PIX_SANDBOX_DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist/src ./dist/src
+COPY package.json package-lock.json ./
+COPY fixtures ./fixtures
+COPY ui ./ui
+COPY scenarios ./scenarios
+# the official node images ship the unprivileged user "node" (uid 1000); /data must be its own
+# before VOLUME, so that a fresh named volume is created writable by it
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 8080 8443
+# no curl in a slim image: node itself asks the health endpoint (open even with an admin token).
+# No --start-period: the sandbox answers within a second, and dockerfilelint 1.8 rejects the option.
+HEALTHCHECK --interval=5s --timeout=3s --retries=3 \
+    CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PIX_SANDBOX_PORT||8080)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node is PID 1 and handles SIGTERM itself: it drains requests, flushes the store and exits 0
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "dist/src/cli/bin.js"]
+CMD ["serve"]

@@ -1,0 +1,175 @@
+// A typed client for the control API (CONTRACT §12, /_sandbox/...): what a test suite calls to
+// make the sandbox do what the real service never lets you force. Answers are plain JSON (no
+// envelope); a non-2xx answer throws SandboxApiError. Shapes come from the sandbox's own
+// formatters and schemas, so they cannot drift from what the server sends.
+import type { formatAccount, formatFault, formatMerchant, formatPixKey, formatRule, formatTransaction, formatWallet } from '../format/control.js';
+import type {
+  AccountCreateBody,
+  AccountPatchBody,
+  ChargePayBody,
+  FaultBody,
+  MerchantStatusBody,
+  PixKeyBody,
+  RequestsQuery,
+  ResetBody,
+  RuleInput,
+  TransactionListQuery,
+  TransferFailBody,
+} from '../schemas/control.js';
+import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
+import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
+import type { eventBody } from '../webhooks/policy.js';
+import { Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
+
+export type Payer = NonNullable<ChargePayBody['payer']>;
+export type SandboxAccount = ReturnType<typeof formatAccount>;
+export type SandboxWallet = ReturnType<typeof formatWallet>;
+export type SandboxMerchant = ReturnType<typeof formatMerchant>;
+export type SandboxTransaction = ReturnType<typeof formatTransaction>;
+export type SandboxPixKey = ReturnType<typeof formatPixKey>;
+export type SandboxRule = ReturnType<typeof formatRule>;
+export type SandboxFault = ReturnType<typeof formatFault>;
+export type WebhookEndpointView = ReturnType<typeof formatEndpoint>;
+export type WebhookDelivery = ReturnType<typeof formatDelivery>;
+export type WebhookDeliveryDetail = ReturnType<typeof formatDeliveryDetail>;
+export type WebhookEventBody = ReturnType<typeof eventBody>;
+export interface SandboxHealth {
+  status: 'ok';
+  version: string;
+  uptimeSeconds: number;
+}
+export interface SandboxClock {
+  now: string;
+  offsetSeconds: number;
+}
+/** One entry of the request journal (secrets redacted). */
+export type JournalEntry = Record<string, unknown> & { id: string; method: string; path: string; status: number };
+
+export type ControlClientOptions = TransportOptions & {
+  /** the x-sandbox-admin-token, when the sandbox was started with one */
+  adminToken?: string | null;
+};
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export class ControlClient {
+  readonly transport: Transport;
+
+  constructor(options: ControlClientOptions) {
+    const headers = { ...options.headers, ...(options.adminToken ? { 'x-sandbox-admin-token': options.adminToken } : {}) };
+    this.transport = new Transport({ ...options, headers });
+  }
+
+  /** Any control call, whatever its status. */
+  request<T = unknown>(method: string, path: string, o?: RequestOptions): Promise<RawResponse<T>> {
+    return this.transport.request<T>(method, path, o);
+  }
+
+  private call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+    return this.transport.call<T>(method, `/_sandbox${path}`, { ...(body !== undefined ? { body } : {}), ...(query ? { query } : {}) });
+  }
+
+  health(): Promise<SandboxHealth> {
+    return this.call('GET', '/health');
+  }
+
+  /** Back to the fixtures (another set when given); the clock offset is cleared. */
+  reset(body: ResetBody = {}): Promise<unknown> {
+    return this.call('POST', '/reset', body);
+  }
+
+  // charges and transfers: the transitions the real service decides on its own
+  /** WAITING_PAYMENT → PAID, with payer data (generated when absent). */
+  pay(chargeId: string, payer?: Payer): Promise<SandboxTransaction> {
+    return this.call('POST', `/charges/${seg(chargeId)}/pay`, payer ? { payer } : {});
+  }
+  /** Pays whichever charge the copy-and-paste code belongs to, as a payer's app would. */
+  payByCode(pixCode: string, payer?: Payer): Promise<SandboxTransaction> {
+    return this.call('POST', '/pix/pay', { pixCode, ...(payer ? { payer } : {}) });
+  }
+  expire(chargeId: string): Promise<SandboxTransaction> {
+    return this.call('POST', `/charges/${seg(chargeId)}/expire`, {});
+  }
+  cancel(chargeId: string): Promise<SandboxTransaction> {
+    return this.call('POST', `/charges/${seg(chargeId)}/cancel`, {});
+  }
+  /** PROCESSING → COMPLETED now, whatever the key directory says. */
+  complete(transferId: string): Promise<SandboxTransaction> {
+    return this.call('POST', `/transfers/${seg(transferId)}/complete`, {});
+  }
+  /** PROCESSING → FAILED now, with this error (the amount goes back). */
+  fail(transferId: string, error: TransferFailBody): Promise<SandboxTransaction> {
+    return this.call('POST', `/transfers/${seg(transferId)}/fail`, error);
+  }
+  transactions(filter: Partial<TransactionListQuery> = {}): Promise<SandboxTransaction[]> {
+    return this.call('GET', '/transactions', undefined, filter);
+  }
+
+  // time
+  clock(): Promise<SandboxClock> {
+    return this.call('GET', '/clock');
+  }
+  /** Moves the sandbox clock forward and runs everything that fell due before answering. */
+  advanceClock(seconds: number): Promise<SandboxClock> {
+    return this.call('POST', '/clock/advance', { seconds });
+  }
+
+  // tenants and money
+  createAccount(body: AccountCreateBody): Promise<SandboxAccount & { client_secret: string }> {
+    return this.call('POST', '/accounts', body);
+  }
+  accounts(): Promise<SandboxAccount[]> {
+    return this.call('GET', '/accounts');
+  }
+  updateAccount(accountId: string, patch: AccountPatchBody): Promise<SandboxAccount> {
+    return this.call('PATCH', `/accounts/${seg(accountId)}`, patch);
+  }
+  /** Moves money into an account's main balance (negative: out of it, never below zero). */
+  credit(accountId: string, amount: number, description?: string): Promise<SandboxAccount> {
+    return this.call('POST', `/accounts/${seg(accountId)}/credit`, { amount, ...(description ? { description } : {}) });
+  }
+  creditWallet(walletId: string, amount: number, description?: string): Promise<SandboxWallet> {
+    return this.call('POST', `/wallets/${seg(walletId)}/credit`, { amount, ...(description ? { description } : {}) });
+  }
+  setMerchantStatus(merchantId: string, status: MerchantStatusBody['status']): Promise<SandboxMerchant> {
+    return this.call('PATCH', `/merchants/${seg(merchantId)}`, { status });
+  }
+
+  readonly pixKeys = {
+    list: (): Promise<SandboxPixKey[]> => this.call('GET', '/pix-keys'),
+    add: (key: PixKeyBody): Promise<SandboxPixKey> => this.call('POST', '/pix-keys', key),
+    remove: (key: string): Promise<unknown> => this.call('DELETE', `/pix-keys/${seg(key)}`),
+    clear: (): Promise<unknown> => this.call('DELETE', '/pix-keys'),
+  };
+
+  readonly rules = {
+    list: (): Promise<SandboxRule[]> => this.call('GET', '/rules'),
+    add: (rule: RuleInput): Promise<SandboxRule> => this.call('POST', '/rules', rule),
+    remove: (id: string): Promise<unknown> => this.call('DELETE', `/rules/${seg(id)}`),
+    clear: (): Promise<unknown> => this.call('DELETE', '/rules'),
+  };
+
+  readonly webhooks = {
+    add: (endpoint: WebhookEndpointInput): Promise<WebhookEndpointView> => this.call('POST', '/webhooks', endpoint),
+    list: (filter: { accountId?: string } = {}): Promise<WebhookEndpointView[]> => this.call('GET', '/webhooks', undefined, filter),
+    remove: (id: string): Promise<WebhookEndpointView> => this.call('DELETE', `/webhooks/${seg(id)}`),
+    clear: (filter: { accountId?: string } = {}): Promise<WebhookEndpointView[]> => this.call('DELETE', '/webhooks', undefined, filter),
+    deliveries: (filter: Partial<DeliveriesQuery> = {}): Promise<WebhookDelivery[]> => this.call('GET', '/webhooks/deliveries', undefined, filter as Query),
+    delivery: (id: string): Promise<WebhookDeliveryDetail> => this.call('GET', `/webhooks/deliveries/${seg(id)}`),
+    redeliver: (deliveryId: string): Promise<WebhookDelivery> => this.call('POST', `/webhooks/deliveries/${seg(deliveryId)}/redeliver`, {}),
+    /** Sends an event for a transaction now (its current status' event unless `type` is given). */
+    fire: (input: FireInput): Promise<{ event: WebhookEventBody; deliveries: WebhookDelivery[] }> => this.call('POST', '/webhooks/fire', input),
+  };
+
+  readonly faults = {
+    list: (): Promise<SandboxFault[]> => this.call('GET', '/faults'),
+    add: (fault: FaultBody): Promise<SandboxFault> => this.call('POST', '/faults', fault),
+    remove: (id: string): Promise<unknown> => this.call('DELETE', `/faults/${seg(id)}`),
+    clear: (): Promise<unknown> => this.call('DELETE', '/faults'),
+  };
+
+  readonly requests = {
+    list: (filter: Partial<RequestsQuery> = {}): Promise<JournalEntry[]> => this.call('GET', '/requests', undefined, filter),
+    clear: (): Promise<unknown> => this.call('DELETE', '/requests'),
+  };
+}
