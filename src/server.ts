@@ -27,6 +27,8 @@ export interface Running {
   dataFile: string | null;
   /** extra lines for the start-up banner (certificate path, ...) */
   notes?: string[];
+  /** the HTTPS certificate clients must trust (null when HTTPS is off) */
+  certificate?: { path: string; pem: string } | null;
   /** stop accepting, finish in-flight requests, flush, release everything */
   stop(): Promise<void>;
 }
@@ -95,6 +97,7 @@ export async function boot(config: Config): Promise<Running> {
       if (config.requireHttps) ctx.setPublicUrl(httpsUrl);
     } catch (e) {
       await new Promise<void>((r) => server.close(() => r()));
+      for (const w of ctx.workers) await w.stop();
       await tlsMaterial.cleanup();
       await store.close();
       throw e;
@@ -116,5 +119,6 @@ export async function boot(config: Config): Promise<Running> {
       await ctx.store.close();
       await tlsMaterial?.cleanup();
     })());
-  return { ctx, listeners, dataFile: store.file, notes, stop };
+  const certificate = tlsMaterial ? { path: tlsMaterial.certPath, pem: tlsMaterial.cert } : null;
+  return { ctx, listeners, dataFile: store.file, notes, certificate, stop };
 }
