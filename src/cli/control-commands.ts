@@ -1,6 +1,6 @@
 // Thin commands over the control API (CONTRACT §12) of a running sandbox. Each prints the
 // resulting resource as JSON; exit 0 success, 1 the call failed (the sandbox's message), 2 bad usage.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { seg } from './control-client.js';
 import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
@@ -13,6 +13,20 @@ export function parseDuration(raw: string): number {
   const m = /^(\d+)\s*(s|m|h|d)?$/i.exec(String(raw).trim());
   if (!m) throw new UsageError(`"${raw}" is not a duration: use seconds (301) or 90s, 5m, 2h, 1d`);
   return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's').toLowerCase() as 's']!;
+}
+
+/** A path to an existing file is read and sent inline; anything else is a shipped set's name. */
+async function fixturesArg(value: string): Promise<unknown> {
+  const isFile = await stat(value).then((s) => s.isFile(), () => false);
+  if (!isFile) {
+    if (/[\\/]|\.json$/i.test(value)) throw new UsageError(`no such fixture file: ${value}`);
+    return value;
+  }
+  try {
+    return JSON.parse(await readFile(value, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`cannot read fixtures ${value}: ${(e as Error).message}`);
+  }
 }
 
 function payerOf(a: Record<string, unknown>): Record<string, string> | undefined {
@@ -74,7 +88,7 @@ function transferCommands(y: Argv): Argv {
       (c) =>
         withConn(c)
           .positional('id', { type: 'string', demandOption: true, describe: 'the transfer (transactionId)' })
-          .option('code', { type: 'string', describe: 'error code shown in the lookup and the webhook, e.g. DOCUMENT_MISMATCH' })
+          .option('code', { type: 'string', demandOption: true, describe: 'error code shown in the lookup and the webhook, e.g. ACCOUNT_BLOCKED' })
           .option('message', { type: 'string', describe: 'error message' })
           .example('$0 fail 6f1c… --code ACCOUNT_BLOCKED --message "destination account is blocked"', ''),
       (a) =>
@@ -98,17 +112,16 @@ function clockCommands(y: Argv): Argv {
     .command(
       'reset',
       'back to the fixtures: clears every record and the clock offset',
-      (c) => withConn(c).option('fixtures', { type: 'string', describe: 'a fixture file (JSON) to load instead of the configured set' }),
+      (c) =>
+        withConn(c)
+          .option('fixtures', { type: 'string', describe: 'a local fixture file (JSON, sent inline), or the name of a set shipped with the sandbox' })
+          .example('$0 reset', 'back to the configured fixtures')
+          .example('$0 reset --fixtures example-marketplace', 'load a shipped set by name')
+          .example('$0 reset --fixtures ./my-fixtures.json', 'load a local file'),
       (a) =>
         runCommand(async () => {
           let body: unknown = {};
-          if (a.fixtures) {
-            try {
-              body = { fixtures: JSON.parse(await readFile(a.fixtures, 'utf8')) };
-            } catch (e) {
-              throw new UsageError(`cannot read fixtures ${a.fixtures}: ${(e as Error).message}`);
-            }
-          }
+          if (a.fixtures) body = { fixtures: await fixturesArg(a.fixtures) };
           return clientOf(a).call('POST', '/_sandbox/reset', body);
         }),
     );

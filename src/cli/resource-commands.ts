@@ -16,11 +16,7 @@ function webhooks(y: Argv): Argv {
       'list',
       'list the registered webhook endpoints',
       (c) => connectionOptions(c).option('account-id', { type: 'string', describe: "only this account's endpoints" }),
-      (a) =>
-        runCommand(async () => {
-          const all = await clientOf(a).call<{ accountId?: string }[]>('GET', '/_sandbox/webhooks');
-          return a['account-id'] ? all.filter((e) => e.accountId === a['account-id']) : all;
-        }),
+      (a) => runCommand(() => clientOf(a).call('GET', `/_sandbox/webhooks${query({ accountId: a['account-id'] })}`)),
     )
     .command(
       'add <url>',
@@ -51,8 +47,17 @@ function webhooks(y: Argv): Argv {
       (c) =>
         connectionOptions(c)
           .option('transaction-id', { type: 'string', describe: 'only deliveries of this transaction' })
-          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD'] }),
-      (a) => runCommand(() => clientOf(a).call('GET', `/_sandbox/webhooks/deliveries${query({ transactionId: a['transaction-id'], status: a.status })}`)),
+          .option('account-id', { type: 'string', describe: "only deliveries to this account's endpoints" })
+          .option('event-type', { type: 'string', describe: 'only this event type, e.g. cashout.failed' })
+          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD'] })
+          .option('limit', { type: 'number', describe: 'at most this many, newest first (default 100)' }),
+      (a) =>
+        runCommand(() =>
+          clientOf(a).call(
+            'GET',
+            `/_sandbox/webhooks/deliveries${query({ transactionId: a['transaction-id'], accountId: a['account-id'], eventType: a['event-type'], status: a.status, limit: a.limit })}`,
+          ),
+        ),
     )
     .command(
       'fire <transactionId>',

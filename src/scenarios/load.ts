@@ -132,6 +132,8 @@ function referenceProblems(file: string, sc: Scenario): LoadProblem[] {
     if (as?.startsWith('merchant:') && !saved.has(as.slice('merchant:'.length)))
       problems.push(withStep({ file, pointer: `/steps/${i}/request/as`, message: `${as} needs an earlier step with save: ${as.slice(9)} (createMerchant or POST /v1/merchants)` }, sc));
     if (save) saved.add(save);
+    if ((stepKindOf(step) === 'expectWebhook' || stepKindOf(step) === 'receiver') && step.eventually !== undefined)
+      problems.push(withStep({ file, pointer: `/steps/${i}/eventually`, message: `${stepKindOf(step)} makes no call to repeat (expectWebhook waits on its own: use within)` }, sc));
     if (stepKindOf(step) === 'expectWebhook' && step.expect)
       problems.push(withStep({ file, pointer: `/steps/${i}/expect`, message: 'expectWebhook takes its matcher in expectWebhook.data, not expect' }, sc));
   });

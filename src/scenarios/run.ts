@@ -26,18 +26,22 @@ export async function runAll(scenarios: LoadedScenario[], opts: RunOptions): Pro
   const needsReceiver = scenarios.some((s) => s.scenario.steps.some((st) => st.expectWebhook !== undefined || st.receiver !== undefined));
   const receiver = needsReceiver ? await WebhookReceiver.start(opts.receiverHost, opts.receiverPort, opts.receiverUrl) : null;
   const results: ScenarioResult[] = new Array(scenarios.length);
-  let next = 0;
   let done = 0;
-  const worker = async () => {
-    while (next < scenarios.length) {
-      const i = next++;
-      const r = await runScenario(scenarios[i]!, { client, webhookTimeoutMs: opts.webhookTimeout * 1000 }, receiver);
-      results[i] = r;
-      opts.onScenario?.(r, ++done, scenarios.length);
-    }
+  // indexes into `scenarios`: the shared ones N at a time, then each exclusive one alone
+  const pool = async (queue: number[], width: number) => {
+    const worker = async () => {
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+        const r = await runScenario(scenarios[i]!, { client, webhookTimeoutMs: opts.webhookTimeout * 1000 }, receiver);
+        results[i] = r;
+        opts.onScenario?.(r, ++done, scenarios.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(width, queue.length)) }, worker));
   };
+  const all = scenarios.map((_, i) => i);
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, scenarios.length)) }, worker));
+    await pool(all.filter((i) => !scenarios[i]!.scenario.exclusive), opts.concurrency);
+    await pool(all.filter((i) => scenarios[i]!.scenario.exclusive), 1);
   } finally {
     await receiver?.stop();
   }

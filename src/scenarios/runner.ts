@@ -39,8 +39,8 @@ const usesWebhooks = (sc: Scenario) => sc.steps.some((s) => s.expectWebhook !== 
 
 async function setUp(loaded: LoadedScenario, st: ScenarioState, receiver: WebhookReceiver | null, runId: string): Promise<string> {
   const sc = loaded.scenario;
-  const { balance, ...settings } = sc.fixtures?.account ?? {};
-  const account = await setupCall(st, 'POST', '/_sandbox/accounts', { name: `${sc.name} [${runId}]`.slice(0, 200), ...settings }, 'creating the scenario account');
+  const settings = sc.fixtures?.account ?? {};
+  const account = await setupCall(st, 'POST', '/_sandbox/accounts', { name: `${sc.name} [${runId}]`.slice(0, 140), ...settings }, 'creating the scenario account');
   const creds = { client_id: String(account.client_id), client_secret: String(account.client_secret) };
   st.scope.account = { id: account.id, name: account.name, ...creds };
   st.scope.scenario = { id: runId, name: sc.name, file: loaded.file };
@@ -49,13 +49,6 @@ async function setUp(loaded: LoadedScenario, st: ScenarioState, receiver: Webhoo
   st.scope.vars = vars;
   for (const [k, v] of Object.entries(sc.vars ?? {})) vars[k] = interpolate(v, st.scope);
 
-  if (balance !== undefined) {
-    const ex = await perform({ method: 'GET', path: '/v1/banking/balance', as: 'account' }, st);
-    const err = checkExchange(ex, undefined);
-    if (err) throw new StepError(`reading the account balance: ${err.message}`, ex);
-    const current = Number((ex.response.body as { data?: { balance?: number } }).data?.balance ?? 0);
-    if (balance !== current) await setupCall(st, 'POST', `/_sandbox/accounts/${seg(String(account.id))}/credit`, { amount: balance - current, description: 'scenario fixtures' }, 'setting the balance');
-  }
   if (receiver && usesWebhooks(sc)) {
     const { inbox, url } = receiver.open(runId);
     st.inbox = inbox;
@@ -95,10 +88,18 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
       result.summary = `received ${hit.event?.type} ${hit.event?.id ?? ''}`.trim();
     } else {
       const call = callOf(kind, s[kind], st)!;
-      const ex: HttpExchange = await perform(call, st);
+      // `eventually`: repeat the call until `expect` holds (for work the sandbox does in the background)
+      const deadline = performance.now() + (step.eventually ?? 0) * 1000;
+      let ex: HttpExchange;
+      let err: StepError | null;
+      for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
+        ex = await perform(call, st);
+        err = checkExchange(ex, s.expect);
+        if (!err || performance.now() + pause > deadline) break;
+        await new Promise((r) => setTimeout(r, pause));
+      }
       result.summary = `${call.method} ${call.path} → ${ex.response.status}`;
-      const err = checkExchange(ex, s.expect);
-      if (err) throw err;
+      if (err) throw step.eventually ? new StepError(`still after ${step.eventually} s: ${err.message}`, err.exchange, err.mismatches) : err;
       saved = ex.response;
       const made = ex.response.body as { id?: unknown; key?: unknown } | undefined;
       if (kind === 'addKey' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(String(made?.id ?? made?.key))}` });

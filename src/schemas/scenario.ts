@@ -85,6 +85,7 @@ export const stepSchema = {
     name: { type: 'string' },
     save: saveName,
     expect: expectation,
+    eventually: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300) during which the call is repeated until `expect` holds' },
     request: {
       type: 'object',
       required: ['method', 'path'],
@@ -107,7 +108,7 @@ export const stepSchema = {
     expire: idOr(),
     cancel: idOr(),
     complete: idOr(),
-    fail: idOr({ code: str, message: str }),
+    fail: { type: 'object', required: ['id', 'code'], additionalProperties: false, properties: { id: str, code: str, message: str } },
     advance: { anyOf: [intOrExpr(0, 31_536_000), { type: 'object', required: ['seconds'], additionalProperties: false, properties: { seconds: intOrExpr(0, 31_536_000) } }], 'x-message': 'must be a number of seconds or {seconds}' },
     credit: {
       type: 'object',
@@ -154,6 +155,8 @@ export const scenarioSchema = {
     tags: { type: 'array', items: { type: 'string' } },
     vars: { type: 'object' },
     webhookTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
+    // the sandbox clock is shared: a scenario that moves it far runs alone, after the others
+    exclusive: { type: 'boolean' },
     fixtures: {
       type: 'object',
       additionalProperties: false,
@@ -183,7 +186,7 @@ export interface Expectation {
 }
 
 /** One step as written (before interpolation). Exactly one kind key is present. */
-export type Step = { name?: string; save?: string; expect?: Expectation } & { [K in StepKind]?: unknown };
+export type Step = { name?: string; save?: string; expect?: Expectation; eventually?: number } & { [K in StepKind]?: unknown };
 
 export interface ScenarioFixtures {
   account?: { splitEnabled?: boolean; balance?: number; settleAfterSeconds?: number; autoPayAfterSeconds?: number | null };
@@ -197,6 +200,7 @@ export interface Scenario {
   tags?: string[];
   vars?: Record<string, unknown>;
   webhookTimeout?: number;
+  exclusive?: boolean;
   fixtures?: ScenarioFixtures;
   steps: Step[];
 }

@@ -30,7 +30,8 @@ const indent = (s: string, pad: string) => s.split('\n').map((l) => pad + l).joi
 function mismatchLines(ms: Mismatch[], p: Painter): string[] {
   const lines = ['expected vs actual:'];
   for (const m of ms) {
-    lines.push(`  ${p.bold(m.path || '/')}  ${p.dim(m.message)}`);
+    // "expected X, got Y" would only repeat the two lines below
+    lines.push(`  ${p.bold(m.path || '/')}${m.message.startsWith('expected ') ? '' : `  ${p.dim(m.message)}`}`);
     lines.push(`    expected: ${p.green(show(m.expected))}`);
     lines.push(`    actual:   ${p.red(clip(show(m.actual)))}`);
   }
