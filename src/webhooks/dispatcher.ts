@@ -1,7 +1,9 @@
 // The webhook dispatcher: a Worker that delivers the outbox (PENDING deliveries whose time has
 // come by the sandbox clock), records every attempt in its own commit, and schedules retries.
-// It wakes right after a commit that queued deliveries (once that commit is durable), so events
-// go out within milliseconds, but never inside the request that caused them.
+// It pumps right after a commit that queued deliveries (once that commit is durable) and after
+// each finished attempt, so events go out within milliseconds, never inside the request that
+// caused them; retries fall due with the sandbox clock (the tick, or a clock advance).
+import { setMaxListeners } from 'node:events';
 import { realClock } from '../clock/clock.js';
 import type { AppContext, Worker } from '../context.js';
 import type { Data, Delivery } from '../store/model.js';
@@ -20,7 +22,7 @@ const PRUNE_EVERY_MS = 10_000;
 
 const dispatchers = new WeakMap<AppContext, Dispatcher>();
 
-/** The dispatcher of a running sandbox (the control API waits on it). */
+/** The dispatcher of a running sandbox (the control API wakes it after a redelivery). */
 export const dispatcherOf = (ctx: AppContext): Dispatcher | undefined => dispatchers.get(ctx);
 
 export class Dispatcher implements Worker {
@@ -28,7 +30,7 @@ export class Dispatcher implements Worker {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
   #stopped = false;
-  #wakeQueued = false;
+  #pumpQueued = false;
   #seenIx: Indexes | null = null;
   #seenPending = 0;
   #seenData: Data;
@@ -37,13 +39,15 @@ export class Dispatcher implements Worker {
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
     this.#seenData = ctx.store.data;
+    // every attempt in flight listens for the stop signal
+    setMaxListeners(MAX_IN_FLIGHT + 8, this.#abort.signal);
     dispatchers.set(ctx, this);
   }
 
   /** Listens for commits and sends whatever is already due (deliveries left from the last run). */
   start(): void {
     this.#ctx.store.onChange(() => this.#onChange());
-    this.#wake();
+    this.#schedulePump();
   }
 
   /** Delivers everything due now; resolves when those attempts (and the ones they unblock) are recorded. */
@@ -52,13 +56,7 @@ export class Dispatcher implements Worker {
     await this.#ctx.store.sync(); // announce only changes that are on disk
     await this.#afterReset();
     for (let round = 0; round < MAX_ROUNDS && !this.#stopped; round++) {
-      const { store, clock } = this.#ctx;
-      const pending = [...store.ix.pendingDeliveries].map((id) => store.data.deliveries[id]).filter((d): d is Delivery => d !== undefined);
-      const waits: Promise<void>[] = [];
-      for (const d of dueHeads(pending, store.data.events, clock.nowIso())) {
-        const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
-        if (running) waits.push(running);
-      }
+      const waits = this.#pump();
       if (waits.length === 0) break;
       await Promise.all(waits);
     }
@@ -68,6 +66,11 @@ export class Dispatcher implements Worker {
     }
   }
 
+  /** Sends what is due soon, without waiting for a commit that adds deliveries (a redelivery brought forward). */
+  wake(): void {
+    this.#schedulePump();
+  }
+
   /** Aborts attempts in flight (they stay PENDING, in the store, for the next start) and stops. */
   async stop(): Promise<void> {
     this.#stopped = true;
@@ -75,30 +78,45 @@ export class Dispatcher implements Worker {
     await Promise.all(this.#inFlight.values());
   }
 
+  /**
+   * Starts every due head that is not in flight yet (within the concurrency limit) and returns
+   * the attempts that cover what is due now, in flight before or started here. Never waits.
+   */
+  #pump(): Promise<void>[] {
+    if (this.#stopped) return [];
+    const { store, clock } = this.#ctx;
+    const pending: Delivery[] = [];
+    for (const id of store.ix.pendingDeliveries) {
+      const d = store.data.deliveries[id];
+      if (d) pending.push(d);
+    }
+    const waits: Promise<void>[] = [];
+    for (const d of dueHeads(pending, store.data.events, clock.nowIso())) {
+      const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
+      if (running) waits.push(running);
+    }
+    return waits;
+  }
+
   #onChange(): void {
-    // Only a commit that added PENDING deliveries (or a reset) needs a wake-up: finished
-    // attempts are followed up by runDue()'s own next round.
+    // Only a commit that added PENDING deliveries (or a reset) needs a pump: a finished attempt
+    // pumps by itself, and retries fall due with the clock (tick, clock advance).
     const ix = this.#ctx.store.ix;
     const grew = ix !== this.#seenIx || ix.pendingDeliveries.size > this.#seenPending;
     this.#seenIx = ix;
     this.#seenPending = ix.pendingDeliveries.size;
-    if (grew) this.#wake();
+    if (grew) this.#schedulePump();
   }
 
-  /** Sends what is due soon, without waiting for a commit that adds deliveries (a redelivery brought forward). */
-  wake(): void {
-    this.#wake();
-  }
-
-  #wake(): void {
-    if (this.#wakeQueued || this.#stopped) return;
-    this.#wakeQueued = true;
-    // after the current request's commit is durable: a receiver never hears of a change that a crash could undo
+  /** One pump per turn of the event loop however many commits asked, after they are durable. */
+  #schedulePump(): void {
+    if (this.#pumpQueued || this.#stopped) return;
+    this.#pumpQueued = true;
     setImmediate(() => {
-      this.#wakeQueued = false;
+      this.#pumpQueued = false;
       this.#ctx.store
         .sync()
-        .then(() => this.runDue())
+        .then(() => void this.#pump())
         .catch((e: unknown) => console.error('[pix-sandbox] webhook dispatch failed:', e));
     });
   }
@@ -113,7 +131,10 @@ export class Dispatcher implements Worker {
   #attempt(d: Delivery): Promise<void> {
     const p = this.#deliver(d)
       .catch((e: unknown) => console.error(`[pix-sandbox] webhook delivery ${d.id} could not be recorded:`, e))
-      .finally(() => this.#inFlight.delete(d.id));
+      .finally(() => {
+        this.#inFlight.delete(d.id);
+        this.#schedulePump(); // its successor of the same transaction, or what waited for a free slot
+      });
     this.#inFlight.set(d.id, p);
     return p;
   }
