@@ -2,7 +2,7 @@
 // make the sandbox do what the real service never lets you force. Answers are plain JSON (no
 // envelope); a non-2xx answer throws SandboxApiError. Shapes come from the sandbox's own
 // formatters and schemas, so they cannot drift from what the server sends.
-import type { formatAccount, formatFault, formatMerchant, formatPixKey, formatRule, formatTransaction, formatWallet } from '../format/control.js';
+import type { formatAccount, formatFault, formatMerchant, formatPixKey, formatRule, formatTransaction, formatTransactionDetail, formatWallet } from '../format/control.js';
 import type {
   AccountCreateBody,
   AccountPatchBody,
@@ -16,6 +16,8 @@ import type {
   TransactionListQuery,
   TransferFailBody,
 } from '../schemas/control.js';
+import type { JournalEntry } from '../http/journal.js';
+import type { clockView } from '../services/clock.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
 import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
 import type { eventBody } from '../webhooks/policy.js';
@@ -26,6 +28,7 @@ export type SandboxAccount = ReturnType<typeof formatAccount>;
 export type SandboxWallet = ReturnType<typeof formatWallet>;
 export type SandboxMerchant = ReturnType<typeof formatMerchant>;
 export type SandboxTransaction = ReturnType<typeof formatTransaction>;
+export type SandboxTransactionDetail = ReturnType<typeof formatTransactionDetail>;
 export type SandboxPixKey = ReturnType<typeof formatPixKey>;
 export type SandboxRule = ReturnType<typeof formatRule>;
 export type SandboxFault = ReturnType<typeof formatFault>;
@@ -38,12 +41,17 @@ export interface SandboxHealth {
   version: string;
   uptimeSeconds: number;
 }
-export interface SandboxClock {
-  now: string;
-  offsetSeconds: number;
+export type SandboxClock = ReturnType<typeof clockView>;
+export type { JournalEntry };
+export interface ResetResult {
+  status: 'reset';
+  fixtures: string;
+  movedAsideTo: string | null;
+  accounts: SandboxAccount[];
+  pixKeys: number;
+  rules: number;
+  webhookEndpoints: number;
 }
-/** One entry of the request journal (secrets redacted). */
-export type JournalEntry = Record<string, unknown> & { id: string; method: string; path: string; status: number };
 
 export type ControlClientOptions = TransportOptions & {
   /** the x-sandbox-admin-token, when the sandbox was started with one */
@@ -74,7 +82,7 @@ export class ControlClient {
   }
 
   /** Back to the fixtures (another set when given); the clock offset is cleared. */
-  reset(body: ResetBody = {}): Promise<unknown> {
+  reset(body: ResetBody = {}): Promise<ResetResult> {
     return this.call('POST', '/reset', body);
   }
 
@@ -104,6 +112,10 @@ export class ControlClient {
   transactions(filter: Partial<TransactionListQuery> = {}): Promise<SandboxTransaction[]> {
     return this.call('GET', '/transactions', undefined, filter);
   }
+  /** One transaction as stored, with its QR image, ledger entries and events. */
+  transaction(id: string): Promise<SandboxTransactionDetail> {
+    return this.call('GET', `/transactions/${seg(id)}`);
+  }
 
   // time
   clock(): Promise<SandboxClock> {
@@ -120,6 +132,15 @@ export class ControlClient {
   }
   accounts(): Promise<SandboxAccount[]> {
     return this.call('GET', '/accounts');
+  }
+  account(accountId: string): Promise<SandboxAccount> {
+    return this.call('GET', `/accounts/${seg(accountId)}`);
+  }
+  merchants(filter: { accountId?: string; status?: MerchantStatusBody['status'] } = {}): Promise<SandboxMerchant[]> {
+    return this.call('GET', '/merchants', undefined, filter);
+  }
+  wallet(walletId: string): Promise<SandboxWallet> {
+    return this.call('GET', `/wallets/${seg(walletId)}`);
   }
   updateAccount(accountId: string, patch: AccountPatchBody): Promise<SandboxAccount> {
     return this.call('PATCH', `/accounts/${seg(accountId)}`, patch);
@@ -138,22 +159,22 @@ export class ControlClient {
   readonly pixKeys = {
     list: (): Promise<SandboxPixKey[]> => this.call('GET', '/pix-keys'),
     add: (key: PixKeyBody): Promise<SandboxPixKey> => this.call('POST', '/pix-keys', key),
-    remove: (key: string): Promise<unknown> => this.call('DELETE', `/pix-keys/${seg(key)}`),
-    clear: (): Promise<unknown> => this.call('DELETE', '/pix-keys'),
+    remove: (key: string): Promise<void> => this.call('DELETE', `/pix-keys/${seg(key)}`),
+    clear: (): Promise<void> => this.call('DELETE', '/pix-keys'),
   };
 
   readonly rules = {
     list: (): Promise<SandboxRule[]> => this.call('GET', '/rules'),
     add: (rule: RuleInput): Promise<SandboxRule> => this.call('POST', '/rules', rule),
-    remove: (id: string): Promise<unknown> => this.call('DELETE', `/rules/${seg(id)}`),
-    clear: (): Promise<unknown> => this.call('DELETE', '/rules'),
+    remove: (id: string): Promise<void> => this.call('DELETE', `/rules/${seg(id)}`),
+    clear: (): Promise<void> => this.call('DELETE', '/rules'),
   };
 
   readonly webhooks = {
     add: (endpoint: WebhookEndpointInput): Promise<WebhookEndpointView> => this.call('POST', '/webhooks', endpoint),
     list: (filter: { accountId?: string } = {}): Promise<WebhookEndpointView[]> => this.call('GET', '/webhooks', undefined, filter),
-    remove: (id: string): Promise<WebhookEndpointView> => this.call('DELETE', `/webhooks/${seg(id)}`),
-    clear: (filter: { accountId?: string } = {}): Promise<WebhookEndpointView[]> => this.call('DELETE', '/webhooks', undefined, filter),
+    remove: (id: string): Promise<void> => this.call('DELETE', `/webhooks/${seg(id)}`),
+    clear: (filter: { accountId?: string } = {}): Promise<void> => this.call('DELETE', '/webhooks', undefined, filter),
     deliveries: (filter: Partial<DeliveriesQuery> = {}): Promise<WebhookDelivery[]> => this.call('GET', '/webhooks/deliveries', undefined, filter as Query),
     delivery: (id: string): Promise<WebhookDeliveryDetail> => this.call('GET', `/webhooks/deliveries/${seg(id)}`),
     redeliver: (deliveryId: string): Promise<WebhookDelivery> => this.call('POST', `/webhooks/deliveries/${seg(deliveryId)}/redeliver`, {}),
@@ -164,12 +185,12 @@ export class ControlClient {
   readonly faults = {
     list: (): Promise<SandboxFault[]> => this.call('GET', '/faults'),
     add: (fault: FaultBody): Promise<SandboxFault> => this.call('POST', '/faults', fault),
-    remove: (id: string): Promise<unknown> => this.call('DELETE', `/faults/${seg(id)}`),
-    clear: (): Promise<unknown> => this.call('DELETE', '/faults'),
+    remove: (id: string): Promise<void> => this.call('DELETE', `/faults/${seg(id)}`),
+    clear: (): Promise<void> => this.call('DELETE', '/faults'),
   };
 
   readonly requests = {
     list: (filter: Partial<RequestsQuery> = {}): Promise<JournalEntry[]> => this.call('GET', '/requests', undefined, filter),
-    clear: (): Promise<unknown> => this.call('DELETE', '/requests'),
+    clear: (): Promise<void> => this.call('DELETE', '/requests'),
   };
 }
