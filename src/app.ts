@@ -30,6 +30,7 @@ import { ruleRoutes } from './control/rules.js';
 import { clockRoutes } from './control/clock.js';
 import { requestRoutes } from './control/requests.js';
 import { faultRoutes } from './control/faults.js';
+import { uiRoutes } from './control/ui.js';
 
 /** A module that adds routes. Public API modules live in src/api, control modules in src/control. */
 export type RouteModule = (routes: Routes, ctx: AppContext) => void;
@@ -37,7 +38,7 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, webhookControlRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes];
+export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, webhookControlRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes, uiRoutes];
 // journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
 export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 

@@ -1,0 +1,59 @@
+// GET /_sandbox/ui: the dashboard (CONTRACT §12). Plain browser files from the package's `ui/`
+// folder (no build step), read on each request so that they are served the same whether the
+// code runs from src/ or dist/. The page and its assets hold no data and need no admin token
+// (a browser cannot send a header when it navigates); every data call the page makes does.
+import { readFile } from 'node:fs/promises';
+import type { Response } from 'express';
+import type { AppContext } from '../context.js';
+import { SandboxError } from '../domain/errors.js';
+import type { Routes } from '../http/routes.js';
+import { packagePath } from '../paths.js';
+
+export const UI_PATH = '/_sandbox/ui';
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+};
+
+// Only flat, plain names: nothing outside ui/ can be named, whatever the request says.
+const ASSET_NAME = /^[a-z0-9][a-z0-9-]*\.(js|css|svg)$/;
+
+// The page only talks to its own origin and shows QR codes as data: URLs.
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+async function sendFile(res: Response, name: string): Promise<void> {
+  const ext = name.slice(name.lastIndexOf('.') + 1);
+  let body: Buffer;
+  try {
+    body = await readFile(packagePath('ui', name));
+  } catch {
+    throw new SandboxError('NOT_FOUND', `the dashboard has no file named ${name}`);
+  }
+  res.setHeader('Content-Type', TYPES[ext] ?? 'application/octet-stream');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  if (ext === 'html') res.setHeader('Content-Security-Policy', CSP);
+  res.status(200).send(body);
+}
+
+export function uiRoutes(routes: Routes, _ctx: AppContext): void {
+  routes.get(UI_PATH, async (_req, res) => sendFile(res, 'index.html'));
+  routes.get(`${UI_PATH}/:file`, async (req, res) => {
+    const file = String(req.params.file ?? '');
+    if (!ASSET_NAME.test(file)) throw new SandboxError('NOT_FOUND', `the dashboard has no file named ${file.slice(0, 80)}`);
+    await sendFile(res, file);
+  });
+}

@@ -1,0 +1,71 @@
+// State and pieces that several panels show: accounts (for names and pickers), webhook
+// endpoints (for delivery URLs), a delivery's attempts and its redeliver action.
+import { api } from './api.js';
+import { h } from './dom.js';
+import { badge, dateTime, httpBadge, shortId } from './format.js';
+import { act } from './kit.js';
+
+export const state = {
+  accounts: [],
+  endpoints: [],
+};
+
+export const EVENT_TYPES = ['cashin.created', 'cashin.paid', 'cashin.expired', 'cashin.cancelled', 'cashout.created', 'cashout.completed', 'cashout.failed'];
+
+export const accountName = (id) => state.accounts.find((a) => a.id === id)?.name ?? shortId(id);
+
+export const endpointUrl = (id) => state.endpoints.find((e) => e.id === id)?.url ?? shortId(id);
+
+/** Fills every <select data-accounts> with the accounts, keeping what each had selected. */
+export function fillAccountPickers() {
+  for (const select of document.querySelectorAll('select[data-accounts]')) {
+    const want = [select.dataset.accounts === 'all' ? ['', 'All'] : null, ...state.accounts.map((a) => [a.id, a.name])].filter(Boolean);
+    const have = [...select.options].map((o) => [o.value, o.textContent]);
+    if (JSON.stringify(want) === JSON.stringify(have)) continue;
+    const chosen = select.value;
+    select.replaceChildren(...want.map(([value, label]) => h('option', { value, text: label })));
+    if (want.some(([v]) => v === chosen)) select.value = chosen;
+  }
+}
+
+/** The attempts of a delivery, in a disclosure whose open state survives refreshes. */
+export function attemptsDetails(d) {
+  const attempts = Array.isArray(d.attempts) ? d.attempts : [];
+  const summary = attempts.length === 0 ? 'no attempt yet' : `${attempts.length} attempt${attempts.length > 1 ? 's' : ''}`;
+  return h(
+    'details',
+    { class: 'attempts', dataset: { fk: 'attempts' } },
+    h('summary', { text: summary }),
+    attempts.length === 0
+      ? h('p', { class: 'muted small', text: d.nextAttemptAt ? `first attempt due ${dateTime(d.nextAttemptAt)}` : 'no attempt' })
+      : h(
+          'ol',
+          { class: 'attempt-list' },
+          attempts.map((a) =>
+            h('li', {}, h('span', { class: 'mono', text: dateTime(a.at) }), ' ', httpBadge(a.statusCode), ` ${a.durationMs ?? '?'} ms`, a.error ? h('span', { class: 'error-text', text: ` ${a.error}` }) : null),
+          ),
+        ),
+    d.status === 'PENDING' && d.nextAttemptAt && attempts.length > 0 ? h('p', { class: 'muted small', text: `next attempt ${dateTime(d.nextAttemptAt)}` }) : null,
+  );
+}
+
+export function redeliverButton(d) {
+  return h('button', {
+    type: 'button',
+    class: 'small',
+    dataset: { fk: 'redeliver' },
+    'aria-label': `Redeliver ${d.eventType} ${shortId(d.id)}`,
+    text: 'Redeliver',
+    onclick: (e) => act(e.currentTarget, `Delivery of ${d.eventType} queued again`, () => api('POST', `/_sandbox/webhooks/deliveries/${d.id}/redeliver`)),
+  });
+}
+
+/** One delivery as a compact block (used in a transaction's details). */
+export function deliveryBlock(d) {
+  return h(
+    'li',
+    { class: 'delivery' },
+    h('div', { class: 'delivery-head' }, badge(d.status), h('span', { class: 'mono', text: d.eventType }), h('span', { class: 'muted small wrap', text: `→ ${d.url ?? endpointUrl(d.endpointId)}` }), redeliverButton(d)),
+    attemptsDetails(d),
+  );
+}
