@@ -84,7 +84,7 @@ describe('request journal', () => {
     const filtered = await sb.request('GET', '/_sandbox/requests?status=400&method=post&path=/v1/banking');
     expect(filtered.body.map((e: any) => e.requestId)).toEqual(['journal-test-1']);
     expect((await sb.request('GET', '/_sandbox/requests?requestId=journal-test-1')).body).toHaveLength(1);
-    expect(errorShape(await sb.request('GET', '/_sandbox/requests?limit=0')).error.details[0].path).toBe('/query/limit');
+    expect(errorShape(await sb.request('GET', '/_sandbox/requests?limit=0')).error.details[0]?.path).toBe('/query/limit');
     expect((await sb.request('DELETE', '/_sandbox/requests')).status).toBe(204);
     expect((await sb.request('GET', '/_sandbox/requests')).body).toEqual([]);
   });

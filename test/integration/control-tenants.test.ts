@@ -190,6 +190,6 @@ describe('merchant status', () => {
     const none = await sb.request('GET', '/_sandbox/merchants?accountId=9b2f9d0e-0000-4000-8000-000000000000');
     expect(none.body).toEqual([]);
     const bad = await sb.request('GET', '/_sandbox/merchants?accountId=nope');
-    expect(errorShape(bad).error.details[0].path).toBe('/query/accountId');
+    expect(errorShape(bad).error.details[0]?.path).toBe('/query/accountId');
   });
 });
