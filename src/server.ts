@@ -110,9 +110,13 @@ export async function boot(config: Config): Promise<Running> {
   const stop = () =>
     (stopping ??= (async () => {
       const closing = listeners.map((l) => new Promise<void>((r) => l.server.close(() => r())));
+      // keep-alive connections go idle as their last response is sent: close them as they do,
+      // so that a drained server exits at once instead of waiting for the force timer
+      const sweep = setInterval(() => listeners.forEach((l) => l.server.closeIdleConnections()), 25);
       for (const l of listeners) l.server.closeIdleConnections();
       const force = setTimeout(() => listeners.forEach((l) => l.server.closeAllConnections()), 3000);
       await Promise.all(closing);
+      clearInterval(sweep);
       clearTimeout(force);
       await ticker?.stop();
       for (const w of ctx.workers) await w.stop();
