@@ -39,7 +39,8 @@ function webhooks(y: Argv): Argv {
       'remove <id>',
       'delete an endpoint',
       (c) => connectionOptions(c).positional('id', { type: 'string', demandOption: true }),
-      (a) => runCommand(() => clientOf(a).call('DELETE', `/_sandbox/webhooks/${seg(String(a.id))}`)),
+      // a 204 has no body: say what was removed
+      (a) => runCommand(async () => (await clientOf(a).call('DELETE', `/_sandbox/webhooks/${seg(String(a.id))}`)) ?? { id: a.id, deleted: true }),
     )
     .command(
       'deliveries',

@@ -64,7 +64,8 @@ async function run(a: RunArgs): Promise<number> {
   }
   try {
     try {
-      await new ControlClient(baseUrl, adminToken).call('GET', '/_sandbox/health');
+      // the clock, not health: health stays open when the control API needs an admin token
+      await new ControlClient(baseUrl, adminToken).call('GET', '/_sandbox/clock');
     } catch (e) {
       const why = e instanceof NetworkError ? `${e.message}; is the sandbox running? (--base-url, PIX_SANDBOX_URL, or --start)` : `the sandbox at ${baseUrl} answered: ${(e as Error).message}`;
       process.stderr.write(`pix-sandbox: ${why}\n`);

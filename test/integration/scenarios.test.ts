@@ -1,0 +1,192 @@
+// The CLI end to end, as CI runs it: every shipped scenario through `scenario run --start`, a
+// deliberately broken one, an invalid one, and the control commands against a running sandbox.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAll } from '../../src/scenarios/load.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const BIN = path.resolve('dist/src/cli/bin.js');
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  // a clean environment: no PIX_SANDBOX_* of the machine running the tests leaks in
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...base, NO_COLOR: '1', ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pix-cli-'));
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+describe('pix-sandbox scenario run', () => {
+  it('runs every shipped scenario through the CLI against an in-process sandbox, and they all pass', async () => {
+    const out = path.join(tmp, 'all.xml');
+    const started = Date.now();
+    const r = await cli(['scenario', 'run', 'scenarios', '--start', '--reporter', 'junit', '--out', out]);
+    const seconds = (Date.now() - started) / 1000;
+    expect(r.stderr + r.stdout).not.toMatch(/✗/);
+    expect(r.code).toBe(0);
+    const { scenarios } = await loadAll(['scenarios']);
+    const xml = await readFile(out, 'utf8');
+    expect(xml).toContain(`tests="${scenarios.length}" failures="0"`);
+    expect(xml.match(/<testcase /g)).toHaveLength(scenarios.length);
+    expect(xml).not.toContain('<failure');
+    expect(r.stdout).toContain(`${scenarios.length} passed, 0 failed, ${scenarios.length} total`);
+    console.log(`[scenarios] ${scenarios.length} scenarios through the CLI in ${seconds.toFixed(1)} s (process included)`);
+  }, 180_000);
+
+  it('fails a deliberately broken scenario with exit 1, a JUnit failure and expected versus actual', async () => {
+    const out = path.join(tmp, 'broken.xml');
+    const r = await cli(['scenario', 'run', 'test/fixtures/scenarios-broken', '--start', '--reporter', 'junit', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✗ Broken on purpose');
+    expect(r.stdout).toContain('step 2 "the lookup is expected COMPLETED" failed: /body/data/status: expected "COMPLETED", got "WAITING_PAYMENT"');
+    expect(r.stdout).toMatch(/request: {2}GET http:\/\/127\.0\.0\.1:\d+\/v1\/banking\/transactions\/[0-9a-f-]{36}/);
+    expect(r.stdout).toMatch(/expected: "COMPLETED"\n\s+actual: {3}"WAITING_PAYMENT"/);
+    expect(r.stdout).toContain('authorization: Bearer ***');
+    expect(r.stdout).toContain('0 passed, 1 failed, 1 total');
+    const xml = await readFile(out, 'utf8');
+    expect(xml).toContain('tests="1" failures="1"');
+    expect(xml).toContain('<failure message="step 2 &quot;the lookup is expected COMPLETED&quot;: /body/data/status: expected &quot;COMPLETED&quot;, got &quot;WAITING_PAYMENT&quot;"');
+    expect(xml).toMatch(/skipped 3\. never reached/);
+  }, 60_000);
+
+  it('writes a JSON report to stdout, progress to stderr', async () => {
+    const r = await cli(['scenario', 'run', 'test/fixtures/scenarios-broken', '--start', '--reporter', 'json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.summary).toEqual({ total: 1, passed: 0, failed: 1 });
+    const [sc] = report.scenarios;
+    expect(sc.accountId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sc.steps.map((s: { status: string }) => s.status)).toEqual(['passed', 'failed', 'skipped']);
+    expect(sc.steps[1].failure.mismatches).toEqual([{ path: '/body/data/status', expected: 'COMPLETED', actual: 'WAITING_PAYMENT', message: 'expected "COMPLETED", got "WAITING_PAYMENT"' }]);
+    expect(sc.steps[1].failure.exchange.request.headers.authorization).toBe('Bearer ***');
+    expect(r.stderr).toContain('✗ Broken on purpose');
+  }, 60_000);
+
+  it('exits 2 on an invalid scenario file, naming the step and the field, and runs nothing', async () => {
+    const r = await cli(['scenario', 'run', 'test/fixtures/scenarios-invalid', 'scenarios/charge-paid.yaml', '--start']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('test/fixtures/scenarios-invalid/bad-field.yaml: step 2 "look it up", field /steps/1/request/method: is required');
+    expect(r.stderr).toContain('field /steps/1/request/expcet: is not a known field');
+    expect(r.stdout).not.toContain('running');
+    expect((await cli(['scenario', 'run', 'no/such/folder'])).code).toBe(2);
+    expect((await cli(['scenario', 'validate', 'scenarios'])).stdout).toMatch(/^\d+ scenario file\(s\) valid/);
+  }, 60_000);
+});
+
+describe('CLI control commands against a running sandbox', () => {
+  let sb: TestSandbox;
+  const ADMIN = 'cli-admin-token';
+  const run = (...args: string[]) => cli([...args, '--base-url', sb.url, '--admin-token', ADMIN]);
+  const json = async (...args: string[]) => {
+    const r = await run(...args);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+
+  beforeAll(async () => {
+    sb = await startTestSandbox({ adminToken: ADMIN });
+  });
+  afterAll(() => sb.stop());
+
+  async function newCharge(token: string) {
+    const r = await sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount: 990, description: 'cli', customer: { name: 'Ana Lima', document: '52998224725' } } });
+    expect(r.status).toBe(201);
+    return r.body.transactionId as string;
+  }
+
+  it('creates a tenant, pays a charge, and answers 1 with the sandbox message on a 409', async () => {
+    const account = await json('accounts', 'create', 'CLI tenant', '--split-enabled', '--settle-after-seconds', '5');
+    expect(account).toMatchObject({ name: 'CLI tenant', splitEnabled: true, settleAfterSeconds: 5, client_id: expect.any(String), client_secret: expect.any(String) });
+    const token = await sb.token({ client_id: account.client_id, client_secret: account.client_secret });
+    const id = await newCharge(token);
+    const paid = await json('pay', id, '--payer-name', 'Bruno Costa', '--payer-document', '11144477735');
+    expect(paid).toMatchObject({ status: 'PAID' });
+    const lookup = await sb.request('GET', `/v1/banking/transactions/${id}`, { token });
+    expect(lookup.body.data).toMatchObject({ status: 'COMPLETED', payer: { name: 'Bruno Costa', document: '11144477735' } });
+
+    const again = await run('pay', id);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(/^pix-sandbox: .+ \(HTTP 409 INVALID_STATE\)\n$/);
+    const expire = await run('expire', id);
+    expect(expire.code).toBe(1);
+    expect(expire.stderr).toContain('409 INVALID_STATE');
+    const listed = await json('accounts', 'list');
+    expect(listed.map((a: { id: string }) => a.id)).toContain(account.id);
+  });
+
+  it('cancels, fails and completes, advances the clock, and drives webhooks', async () => {
+    const token = await sb.token();
+    const id = await newCharge(token);
+    expect(await json('cancel', id)).toMatchObject({ status: 'CANCELLED' });
+
+    const t = await sb.request('POST', '/v1/banking/cash-out/pix', {
+      token,
+      headers: { 'x-idempotency-key': '0f2b1c9e-1111-4222-8333-444455556666' },
+      body: { type: 'pix_key', description: 'cli', amount: '100', details: { name: 'Carla', key: '0f2b1c9e-9999-4222-8333-444455556666', keyType: 'RANDOM' } },
+    });
+    expect(t.status).toBe(201);
+    expect(await json('fail', t.body.transactionId, '--code', 'ACCOUNT_BLOCKED', '--message', 'blocked')).toMatchObject({ status: 'FAILED' });
+    expect((await run('complete', t.body.transactionId)).code).toBe(1);
+
+    const before = await json('clock');
+    const after = await json('advance', '2m');
+    expect(after.offsetSeconds - before.offsetSeconds).toBe(120);
+
+    const ep = await json('webhooks', 'add', 'http://127.0.0.1:9/hook', '--events', 'cashin.paid');
+    expect(ep).toMatchObject({ url: 'http://127.0.0.1:9/hook', secret: expect.any(String) });
+    expect((await json('webhooks', 'list')).map((e: { id: string }) => e.id)).toContain(ep.id);
+    const paidId = await newCharge(token);
+    await json('pay', paidId);
+    const fired = await json('webhooks', 'fire', paidId, '--type', 'cashin.paid');
+    expect(fired.event).toMatchObject({ type: 'cashin.paid', data: { transactionId: paidId } });
+    const deliveries = await json('webhooks', 'deliveries', '--transaction-id', paidId);
+    expect(deliveries.length).toBeGreaterThanOrEqual(1);
+    const again = await json('webhooks', 'redeliver', deliveries[0].id);
+    expect(again).toMatchObject({ transactionId: paidId });
+    expect(await json('webhooks', 'remove', ep.id)).toMatchObject({ id: ep.id });
+    expect(await json('webhooks', 'list')).toEqual([]);
+  });
+
+  it('reads PIX_SANDBOX_URL and PIX_SANDBOX_ADMIN_TOKEN, refuses a missing admin token, and exits 2 on bad usage', async () => {
+    const viaEnv = await cli(['clock'], { PIX_SANDBOX_URL: sb.url, PIX_SANDBOX_ADMIN_TOKEN: ADMIN, PIX_SANDBOX_PORT: '9999' });
+    expect(viaEnv.code).toBe(0);
+    expect(JSON.parse(viaEnv.stdout)).toHaveProperty('now');
+    const noToken = await cli(['clock', '--base-url', sb.url]);
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toContain('x-sandbox-admin-token header is missing');
+    expect((await run('advance', 'soon')).code).toBe(2);
+    expect((await run('fail', '0f2b1c9e-1111-4222-8333-444455556666')).code).toBe(2); // --code is required
+    expect((await run('pay')).code).toBe(2);
+    expect((await cli(['webhooks'])).code).toBe(2);
+    const down = await cli(['clock', '--base-url', 'http://127.0.0.1:9']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('cannot reach http://127.0.0.1:9');
+  });
+
+  it('runs a scenario against --base-url with the admin token (its own tenant and webhook receiver)', async () => {
+    const r = await run('scenario', 'run', 'scenarios/charge-paid.yaml', '--concurrency', '1');
+    expect(r.stdout).toContain('1 passed, 0 failed, 1 total');
+    expect(r.code).toBe(0);
+    // the receiver's endpoint was removed afterwards
+    expect(await json('webhooks', 'list')).toEqual([]);
+  }, 60_000);
+});
