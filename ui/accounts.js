@@ -56,7 +56,15 @@ function showCredentials(acc) {
     created,
     h('p', {}, h('strong', { text: `Account “${acc.name}” created.` }), ' Its secret is shown this once:'),
     h('p', {}, 'client_id ', h('code', { text: clientIdOf(acc) }), ' ', copyButton(clientIdOf(acc), 'the client_id'), ' client_secret ', h('code', { text: secret ?? '—' }), ' ', secret ? copyButton(secret, 'the client_secret') : null),
-    h('button', { type: 'button', class: 'small', text: 'Dismiss', onclick: () => (created.hidden = true) }),
+    h('button', {
+      type: 'button',
+      class: 'small',
+      text: 'Dismiss',
+      onclick: () => {
+        created.hidden = true;
+        document.getElementById('account-new').focus(); // the button is gone: focus must not fall to <body>
+      },
+    }),
   );
   created.hidden = false;
 }

@@ -26,12 +26,12 @@ export const setAfterAction = (fn) => {
   afterAction = fn;
 };
 
-/** Runs an API action from a button: busy state, announcement, then a refresh. */
+/** Runs an API action from a button: busy state, announcement (text, or made from the answer), refresh. */
 export async function act(button, label, fn) {
   if (button) button.setAttribute('aria-busy', 'true');
   try {
     const result = await fn();
-    announce(label);
+    announce(typeof label === 'function' ? label(result) : label);
     afterAction();
     return result;
   } catch (e) {

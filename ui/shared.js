@@ -12,9 +12,16 @@ export const state = {
 
 export const EVENT_TYPES = ['cashin.created', 'cashin.paid', 'cashin.expired', 'cashin.cancelled', 'cashout.created', 'cashout.completed', 'cashout.failed'];
 
+/** What POST /_sandbox/webhooks/fire did, in words. */
+export function firedText(r) {
+  const n = Array.isArray(r?.deliveries) ? r.deliveries.length : 0;
+  const type = r?.event?.type ?? 'event';
+  return n === 0 ? `Event ${type} fired, but no endpoint of the account wants it: nothing was sent` : `Event ${type} fired: ${n} deliver${n === 1 ? 'y' : 'ies'} queued`;
+}
+
 export const accountName = (id) => state.accounts.find((a) => a.id === id)?.name ?? shortId(id);
 
-export const endpointUrl = (id) => state.endpoints.find((e) => e.id === id)?.url ?? shortId(id);
+export const endpointUrl = (id) => state.endpoints.find((e) => e.id === id)?.url ?? `endpoint ${shortId(id)} (deleted)`;
 
 /** Fills every <select data-accounts> with the accounts, keeping what each had selected. */
 export function fillAccountPickers() {

@@ -5,7 +5,7 @@ import { api, ApiError, asList, query } from './api.js';
 import { fill, h, reconcile, show } from './dom.js';
 import { badge, dateTime, documentText, facts, money, shortId, timeOnly, toCents, typeLabel } from './format.js';
 import { act, copyButton, openForm } from './kit.js';
-import { accountName, deliveryBlock, EVENT_TYPES, state } from './shared.js';
+import { accountName, deliveryBlock, EVENT_TYPES, firedText, state } from './shared.js';
 
 const MAX_ROWS = 200;
 const filters = document.getElementById('tx-filters');
@@ -115,7 +115,7 @@ function fireForm(t) {
   const button = h('button', { type: 'submit', class: 'small', dataset: { fk: 'fire' }, text: 'Fire event' });
   return h(
     'form',
-    { class: 'inline-form', onsubmit: (e) => (e.preventDefault(), act(button, `Event fired for ${label(t)}`, () => api('POST', '/_sandbox/webhooks/fire', select.value ? { transactionId: t.id, type: select.value } : { transactionId: t.id }))) },
+    { class: 'inline-form', onsubmit: (e) => (e.preventDefault(), act(button, firedText, () => api('POST', '/_sandbox/webhooks/fire', select.value ? { transactionId: t.id, type: select.value } : { transactionId: t.id }))) },
     h('label', { for: 'fire-type', text: 'Send a webhook event now' }),
     select,
     button,

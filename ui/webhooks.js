@@ -4,7 +4,7 @@ import { api, asList, query } from './api.js';
 import { formValues, h, reconcile, show } from './dom.js';
 import { badge, dateTime, shortId } from './format.js';
 import { act, copyButton } from './kit.js';
-import { accountName, attemptsDetails, endpointUrl, EVENT_TYPES, redeliverButton, state } from './shared.js';
+import { accountName, attemptsDetails, endpointUrl, EVENT_TYPES, firedText, redeliverButton, state } from './shared.js';
 
 const endpointRows = document.getElementById('endpoint-rows');
 const endpointEmpty = document.getElementById('endpoint-empty');
@@ -32,7 +32,7 @@ form.addEventListener('submit', async (e) => {
 fireForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const v = formValues(fireForm);
-  act(e.submitter, `Event fired for transaction ${shortId(v.transactionId)}`, () => api('POST', '/_sandbox/webhooks/fire', v.type ? { transactionId: v.transactionId, type: v.type } : { transactionId: v.transactionId }));
+  act(e.submitter, firedText, () => api('POST', '/_sandbox/webhooks/fire', v.type ? { transactionId: v.transactionId, type: v.type } : { transactionId: v.transactionId }));
 });
 
 function endpointRow(ep) {
