@@ -1,6 +1,7 @@
 // Resolves the principal of a Bearer token (CONTRACT §1–2): an account, or a merchant of one.
 import type { Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
 import type { Account, Merchant } from '../store/model.js';
@@ -24,11 +25,38 @@ export interface TokenClaims {
 
 export const TOKEN_TTL_SECONDS = 300;
 
+// jsonwebtoken turns a string secret into a key on every call, first trying (and failing) to read
+// it as a PEM public key: that cost more than all the rest of a lookup. One KeyObject per secret.
+let cachedKey: { secret: string; key: KeyObject } | null = null;
+function signingKey(secret: string): KeyObject {
+  if (cachedKey?.secret !== secret) cachedKey = { secret, key: createSecretKey(Buffer.from(secret)) };
+  return cachedKey.key;
+}
+
+// A token's signature is checked once; its claims are then reused while the token lives. Expiry is
+// still checked on every request against the sandbox clock (which can jump forward).
+const verifiedByKey = new WeakMap<KeyObject, Map<string, TokenClaims>>();
+const VERIFIED_MAX = 10_000;
+
+function verifyToken(token: string, key: KeyObject, nowSeconds: number): TokenClaims {
+  let verified = verifiedByKey.get(key);
+  if (!verified) verifiedByKey.set(key, (verified = new Map()));
+  const hit = verified.get(token);
+  if (hit) {
+    if (typeof hit.exp === 'number' && nowSeconds >= hit.exp) throw new jwt.TokenExpiredError('jwt expired', new Date(hit.exp * 1000));
+    return hit;
+  }
+  const claims = jwt.verify(token, key, { algorithms: ['HS256'], clockTimestamp: nowSeconds }) as TokenClaims;
+  if (verified.size >= VERIFIED_MAX) verified.clear();
+  verified.set(token, claims);
+  return claims;
+}
+
 export function signToken(ctx: AppContext, principal: { clientId: string; accountId: string; merchantId: string | null }): string {
   const iat = ctx.clock.nowSeconds();
   const claims: Record<string, unknown> = { sub: principal.clientId, acc: principal.accountId, jti: ctx.newId(), iat, exp: iat + TOKEN_TTL_SECONDS };
   if (principal.merchantId) claims.mer = principal.merchantId;
-  return jwt.sign(claims, ctx.store.data.meta.signingSecret, { algorithm: 'HS256' });
+  return jwt.sign(claims, signingKey(ctx.store.data.meta.signingSecret), { algorithm: 'HS256' });
 }
 
 export function principalOf(res: Response): AuthPrincipal {
@@ -45,10 +73,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     }
     let claims: TokenClaims;
     try {
-      claims = jwt.verify(match[1]!, ctx.store.data.meta.signingSecret, {
-        algorithms: ['HS256'],
-        clockTimestamp: ctx.clock.nowSeconds(),
-      }) as TokenClaims;
+      claims = verifyToken(match[1]!, signingKey(ctx.store.data.meta.signingSecret), ctx.clock.nowSeconds());
     } catch (e) {
       if ((e as Error).name === 'TokenExpiredError')
         return next(new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one'));
