@@ -39,7 +39,7 @@ async function startHookReceiver(): Promise<{ url: string; got: Hook[]; close: (
   return { url: `http://127.0.0.1:${port}/hooks`, got, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 8000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -49,7 +49,8 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | null | f
   }
 }
 
-describe('dashboard (GET /_sandbox/ui) in a real browser', () => {
+// generous limits: `npm test` runs every file at once on 2 cores, and each step may wait for a 2 s refresh
+describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, () => {
   let sb: TestSandbox;
   let browser: Browser;
   let page: Page;
@@ -62,7 +63,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', () => {
     [sb, browser, hooks] = await Promise.all([startTestSandbox({ tick: true }), chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }), startHookReceiver()]);
     token = await sb.token();
     page = await browser.newPage({ viewport: VIEWPORT });
-    page.setDefaultTimeout(8000); // fail with the locator's name, well before the test's own timeout
+    page.setDefaultTimeout(15_000); // fail with the locator's name, well before the test's own timeout
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(`${sb.url}/_sandbox/ui`);
   });
@@ -97,7 +98,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', () => {
   it('shows a charge created through the API with its QR code, and Pay makes the lookup answer COMPLETED', async () => {
     const charge = await createCharge('Dashboard charge to pay', 123456);
     const tr = row('Dashboard charge to pay');
-    await tr.waitFor({ timeout: 8000 }); // the page finds it by itself (refresh every 2 s)
+    await tr.waitFor(); // the page finds it by itself (refresh every 2 s)
     expect(plain(await tr.textContent())).toContain('R$ 1.234,56');
     expect(await tr.textContent()).toContain('WAITING_PAYMENT');
 
@@ -127,7 +128,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', () => {
     await details.waitFor();
     await details.focus();
     await createCharge('Dashboard charge arriving later', 2000);
-    await row('Dashboard charge arriving later').waitFor({ timeout: 8000 }); // a refresh inserted a row above
+    await row('Dashboard charge arriving later').waitFor(); // a refresh inserted a row above
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
       return { fk: el?.dataset.fk, row: el?.closest('tr')?.textContent ?? '' };
@@ -149,7 +150,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', () => {
     expect(created.status).toBe(201);
     const id = created.body.transactionId as string;
     const tr = row('Dashboard transfer to fail');
-    await tr.waitFor({ timeout: 8000 });
+    await tr.waitFor();
     expect(await tr.textContent()).toContain(`${CPF_RECEIVER} CPF · João Recebedor`);
 
     // from the top of the page, Tab until the transfer's Fail button has focus
@@ -286,7 +287,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', () => {
   });
 });
 
-describe('dashboard with an admin token', () => {
+describe('dashboard with an admin token', { timeout: 60_000 }, () => {
   it('asks for the token, then shows the data with it, for the rest of the browser tab', async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     const [sb, browser] = await Promise.all([startTestSandbox({ adminToken: 'dash-admin-token' }), chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS })]);
