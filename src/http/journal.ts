@@ -135,6 +135,18 @@ export function journalStage(ctx: AppContext): RequestHandler {
     if (journal.capacity === 0 || !JOURNALED.test(req.path)) return next();
     const started = performance.now();
     const at = ctx.clock.nowIso();
+    // the body as the client sent it: copied when the parser sets it, before validation fills in defaults
+    let body: unknown;
+    let sent: unknown = null;
+    Object.defineProperty(req, 'body', {
+      configurable: true,
+      enumerable: true,
+      get: () => body,
+      set: (v: unknown) => {
+        body = v;
+        sent = v === undefined ? null : redact(v);
+      },
+    });
     const chunks: Buffer[] = [];
     let captured = 0;
     const capture = (chunk: unknown, encoding?: unknown) => {
@@ -162,7 +174,7 @@ export function journalStage(ctx: AppContext): RequestHandler {
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         requestId: String(res.locals.requestId ?? ''),
         requestHeaders: redact(req.headers) as Record<string, unknown>,
-        requestBody: req.body === undefined ? null : redact(req.body),
+        requestBody: sent,
         responseBody: redact(parseCaptured(chunks, res.getHeader('content-type')?.toString())),
       });
     });

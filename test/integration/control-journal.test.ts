@@ -80,6 +80,7 @@ describe('request journal', () => {
     expect(Date.parse(entry.at)).not.toBeNaN();
     const created = list[1];
     expect(created.responseBody.pixCode).toBe(c.pixCode);
+    expect(created.requestBody).toEqual({ amount: 250, description: 'control test', customer: { name: 'Cliente Teste', document: '12345678909' } }); // as sent: no defaults filled in
     expect(created.responseBody.qrCode.length).toBeLessThan(700); // the image is shortened
     const filtered = await sb.request('GET', '/_sandbox/requests?status=400&method=post&path=/v1/banking');
     expect(filtered.body.map((e: any) => e.requestId)).toEqual(['journal-test-1']);
