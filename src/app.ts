@@ -12,6 +12,7 @@ import { transferRoutes } from './api/transfers.js';
 import { transactionRoutes } from './api/transactions.js';
 import { balanceRoutes } from './api/balances.js';
 import { httpsRequired } from './http/https-required.js';
+import { openApiRoutes } from './api/openapi.js';
 import { webhookControlRoutes } from './control/webhooks.js';
 import { journalStage } from './http/journal.js';
 import { adminStage } from './http/admin.js';
@@ -38,7 +39,7 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, webhookControlRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes, uiRoutes];
+export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, webhookControlRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes, uiRoutes, openApiRoutes];
 // journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
 export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultConfig, type Config } from '../../src/config.js';
 import { boot, type Running } from '../../src/server.js';
+import { enforceDocumented } from './openapi-check.js';
 
 export const DEFAULT_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
 export const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
@@ -49,6 +50,8 @@ export async function startTestSandbox(overrides: Partial<Config> & { file?: boo
     } catch {
       /* not JSON */
     }
+    // every answer a test sees must be one /openapi.json documents (see openapi-check.ts)
+    enforceDocumented({ method, url: p, status: res.status, headers: res.headers, body: parsed, text });
     return { status: res.status, headers: res.headers, body: parsed as any, text };
   };
   return {
