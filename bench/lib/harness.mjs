@@ -1,0 +1,51 @@
+// What every bench section uses: a load run in a separate process, temp folders, a table.
+// A section is a module in bench/sections/ exporting `section = { name, title, order, run(h) }`;
+// bench/run.mjs finds it there, so adding one needs no edit anywhere else.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const ROOT = path.dirname(BENCH_DIR);
+/** the compiled sandbox (npm run bench builds it first) */
+export const dist = (...parts) => path.join(ROOT, 'dist', 'src', ...parts);
+
+/** Seconds of each measured run; BENCH_SECONDS overrides it (e.g. 2 for a quick look). */
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+/**
+ * Runs autocannon in a child process against `url` (see lib/load.mjs for the options) and
+ * resolves with {ok, non2xx, errors, rps, latency}. rps counts 2xx answers only.
+ */
+export function load(opts) {
+  const args = [path.join(BENCH_DIR, 'lib', 'load.mjs'), JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, ...opts })];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`load generator failed: ${err.message}\n${stderr}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop()));
+    });
+  });
+}
+
+/** A temp folder, removed by the returned cleanup. */
+export async function tempDir(prefix) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `pix-bench-${prefix}-`));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Prints rows (arrays of cells) as an aligned text table; the first row is the header. */
+export function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  const line = (r) => `| ${r.map((c, i) => (typeof c === 'number' || /^[\d.,×x%-]+$/.test(String(c)) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`;
+  console.log(line(rows[0]));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+export const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Lets the event loop and the collector settle between runs. */
+export const pause = (ms = 500) => new Promise((r) => setTimeout(r, ms));
