@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelCharge, expireCharge, payCharge } from '../../src/services/charges.js';
 import { completeTransfer, failTransfer } from '../../src/services/transfers.js';
-import { balanceOf, cashInBody, cashOut, cashOutBody, createAccount, createMerchant, lookup, type TestMerchant } from '../helpers/money.js';
+import { advance, balanceOf, cashInBody, cashOut, cashOutBody, createAccount, createMerchant, lookup, type TestMerchant } from '../helpers/money.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -132,5 +132,43 @@ describe('who sees what', () => {
     const r = await sb.request('GET', '/v1/banking/transactions/00000000-0000-4000-8000-0000000000aa');
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+});
+
+describe('errors that every money endpoint can answer', () => {
+  const calls = (t: string | null) => [
+    sb.request('POST', '/v1/banking/cash-in/pix', { token: t, body: cashInBody() }),
+    sb.request('POST', '/v1/banking/cash-out/pix', { token: t, body: cashOutBody(), headers: { 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' } }),
+    sb.request('GET', '/v1/banking/transactions/00000000-0000-4000-8000-0000000000aa', { token: t }),
+    sb.request('GET', '/v1/banking/balance', { token: t }),
+  ];
+
+  it('401 INVALID_TOKEN for a token that is not ours', async () => {
+    const real = await sb.token();
+    const forged = real.slice(0, -10) + (real.at(-10) === 'a' ? 'b' : 'a') + real.slice(-9); // a signature character changed
+    for (const r of await Promise.all(calls(forged))) expect([r.status, r.body.error.code]).toEqual([401, 'INVALID_TOKEN']);
+  });
+
+  it('403 MERCHANT_NOT_ACTIVE for a suspended merchant’s live token', async () => {
+    const m = await createMerchant(sb, await sb.token(), 'Soon suspended');
+    await act((tx) => tx.put('merchants', { ...tx.get('merchants', m.id)!, status: 'SUSPENDED' }));
+    for (const r of await Promise.all(calls(m.token))) expect([r.status, r.body.error.code]).toEqual([403, 'MERCHANT_NOT_ACTIVE']);
+  });
+
+  it('413 PAYLOAD_TOO_LARGE and 415 UNSUPPORTED_MEDIA_TYPE on the creating endpoints', async () => {
+    const t = await sb.token();
+    const huge = JSON.stringify({ ...cashInBody(), description: 'x'.repeat(1_100_000) });
+    for (const p of ['/v1/banking/cash-in/pix', '/v1/banking/cash-out/pix']) {
+      const big = await sb.request('POST', p, { token: t, raw: huge, headers: { 'content-type': 'application/json', 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' } });
+      expect([big.status, big.body.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+      const xml = await sb.request('POST', p, { token: t, raw: '<pix/>', headers: { 'content-type': 'application/xml', 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' } });
+      expect([xml.status, xml.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    }
+  });
+
+  it('401 TOKEN_EXPIRED once the sandbox clock passes the token’s 300 seconds', async () => {
+    const t = await sb.token();
+    await advance(sb, 301);
+    for (const r of await Promise.all(calls(t))) expect([r.status, r.body.error.code]).toEqual([401, 'TOKEN_EXPIRED']);
   });
 });
