@@ -95,7 +95,7 @@ else
   chroot "$ROOTFS" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
   rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/* "$ROOTFS"/usr/share/doc/* "$ROOTFS"/usr/share/man/*
   chroot "$ROOTFS" node --version >/dev/null || fail "node does not run inside the stand-in root"
-  tar -C "$ROOTFS" -c . | podman import \
+  tar -C "$ROOTFS" -c . | podman import --quiet \
     --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
     --change "ENV NODE_VERSION=${NODE_VERSION#v}" \
     --change "LABEL $STANDIN_LABEL" \
