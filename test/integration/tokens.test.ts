@@ -154,7 +154,8 @@ describe('POST /v1/oauth/token', () => {
 
 describe('Bearer tokens on the API', () => {
   it('answers 401 UNAUTHORIZED with WWW-Authenticate: Bearer when the header is missing or not Bearer', async () => {
-    for (const headers of [{}, { authorization: 'Basic c2FuZGJveC1jbGllbnQ6c2FuZGJveC1zZWNyZXQ=' }, { authorization: 'Bearer' }, { authorization: 'token abc' }]) {
+    const variants: Record<string, string>[] = [{}, { authorization: 'Basic c2FuZGJveC1jbGllbnQ6c2FuZGJveC1zZWNyZXQ=' }, { authorization: 'Bearer' }, { authorization: 'token abc' }];
+    for (const headers of variants) {
       const r = await sb.request('GET', '/v1/merchants', { headers });
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ statusCode: 401, message: expect.any(String), error: { code: 'UNAUTHORIZED', details: [] } });
