@@ -9,17 +9,20 @@ import { parseBody, readBody } from '../http/body.js';
 import { uuidParam, type Routes } from '../http/routes.js';
 import { cashInSchema, type CashInBody } from '../schemas/public.js';
 import { createCharge, type Actor } from '../services/charges.js';
+import type { Charge } from '../store/model.js';
 
 export const actorOf = (p: AuthPrincipal): Actor => ({ accountId: p.account.id, merchantId: p.merchant?.id ?? null });
 
 export function chargeRoutes(routes: Routes, ctx: AppContext): void {
   routes.post('/v1/banking/cash-in/pix', authenticate(ctx), parseBody(), async (req, res) => {
     const body = readBody<CashInBody>(req, res, cashInSchema);
-    const charge = ctx.store.apply((tx) => createCharge(tx, ctx, actorOf(principalOf(res)), body));
-    // the PNG is drawn while the commit's write is under way, and never stored: pixCode is enough
-    const qrCode = renderQrDataUrl(charge.pixCode);
-    await ctx.store.sync();
-    res.status(201).json(formatCashIn(charge, qrCode));
+    let charge: Charge | undefined;
+    const durable = ctx.store.commit((tx) => (charge = createCharge(tx, ctx, actorOf(principalOf(res)), body)));
+    // the change is applied at once; its PNG is drawn while the write is under way (and never
+    // stored: pixCode is enough). A refused change leaves `charge` unset and `durable` rejected.
+    const qrCode = charge ? renderQrDataUrl(charge.pixCode) : '';
+    await durable;
+    res.status(201).json(formatCashIn(charge!, qrCode));
   });
 
   routes.get('/pix/qr/v2/:id', (req, res) => {

@@ -26,7 +26,9 @@ export function transferRoutes(routes: Routes, ctx: AppContext): void {
     const body = readBody<CashOutBody>(req, res, cashOutSchema);
     const principal = principalOf(res);
     const hash = bodyHash(body);
-    const answer = ctx.store.apply((tx) => {
+    // a replay changes nothing, yet its commit still waits for any write under way (the original's):
+    // a replay never answers before the transfer it repeats is durable
+    const answer = await ctx.store.commit((tx) => {
       const now = ctx.clock.now();
       const decision = idempotencyDecision(tx.get('idempotency', idempotencyRecordId(principal.id, key)), hash, now.toISOString());
       if (decision.kind === 'replay') return { replayed: true, statusCode: decision.statusCode, body: decision.body };
@@ -34,8 +36,6 @@ export function transferRoutes(routes: Routes, ctx: AppContext): void {
       tx.put('idempotency', buildIdempotencyRecord({ principalId: principal.id, key, bodyHash: hash, statusCode: 201, body: created, now }));
       return { replayed: false, statusCode: 201, body: created };
     });
-    // for a replay this waits for the original's write, so a replay never answers before it is durable
-    await ctx.store.sync();
     if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');
     res.status(answer.statusCode).json(answer.body);
   });

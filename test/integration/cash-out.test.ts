@@ -1,8 +1,11 @@
 // POST /v1/banking/cash-out/pix through real HTTP: the spec's fields, the string amount, key
 // kinds, idempotency (CONTRACT §7) under concurrency, funds, and settlement by the key directory.
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isEndToEndId } from '../../src/domain/end-to-end.js';
+import { WalAdapter } from '../../src/store/wal-adapter.js';
 import { advance, balanceOf, cashOut, cashOutBody, createAccount, createMerchant, lookup } from '../helpers/money.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -248,6 +251,33 @@ describe('concurrency (real lowdb file)', () => {
     expect(Object.values(data.transactions).filter((x) => x.type === 'CASH_OUT')).toHaveLength(1);
     expect(Object.values(data.ledger).filter((e) => e.kind === 'CASH_OUT')).toHaveLength(1);
     expect(await balanceOf(fsb, t)).toBe(before - 2_500);
+  });
+
+  it('every answer, replays included, comes only once the transfer is on disk', async () => {
+    const t = await fsb.token();
+    const key = randomUUID();
+    const onDisk = async (id: string) => {
+      const files = await Promise.all(['db.json', 'db.json.wal'].map((f) => readFile(path.join(fsb.dataDir!, f), 'utf8').catch(() => '')));
+      return files.some((text) => text.includes(id));
+    };
+    // slow disk: each append takes 150 ms more, so an answer given before its write would show
+    const append = WalAdapter.prototype.append;
+    WalAdapter.prototype.append = async function (this: WalAdapter, ops) {
+      await new Promise((r) => setTimeout(r, 150));
+      return append.call(this, ops);
+    };
+    try {
+      const seen = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const r = await cashOut(fsb, t, cashOutBody({ amount: '10' }), key);
+          return { r, durable: await onDisk(r.body.transactionId) };
+        }),
+      );
+      expect(seen.filter((s) => s.r.headers.get('x-sandbox-idempotent-replayed') === 'true')).toHaveLength(19);
+      expect(seen.every((s) => s.durable)).toBe(true);
+    } finally {
+      WalAdapter.prototype.append = append;
+    }
   });
 
   it('concurrent transfers that together exceed the balance never overdraw it', async () => {
