@@ -1,12 +1,34 @@
-// Body parsing: JSON up to 1 MiB (the token endpoint also takes RFC 6749 form bodies),
-// 415 for any other media type, and validation that names ignored fields.
+// Body parsing: JSON up to 1 MiB and 32 levels of nesting (the token endpoint also takes RFC 6749
+// form bodies), 415 for any other media type, and validation that names ignored fields.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { SandboxError } from '../domain/errors.js';
-import { unknownFields, validateBody } from '../schemas/validator.js';
+import { unknownFields, validateBody, withoutUnknownFields } from '../schemas/validator.js';
 
 const LIMIT = '1mb';
 const json = express.json({ limit: LIMIT, strict: true, type: () => true });
 const form = express.urlencoded({ limit: LIMIT, extended: false, parameterLimit: 100 });
+/** No request of the API nests deeper than a few levels; far deeper JSON would break recursive code (copies, serializers). */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` nests objects or arrays deeper than `max` levels (iterative: the check itself cannot overflow). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const jsonWithDepth: RequestHandler = (req, res, next) =>
+  json(req, res, (err?: unknown) => {
+    if (err) return next(err);
+    if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
+      return next(new SandboxError('VALIDATION_ERROR', `the request body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`, [{ path: '/', message: `must not nest more than ${MAX_BODY_DEPTH} levels deep` }]));
+    next();
+  });
 
 const hasBody = (req: Request): boolean =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
@@ -18,18 +40,27 @@ export function parseBody(allowForm = false): RequestHandler {
       req.body = {};
       return next();
     }
-    if (req.is('application/json') || req.is('application/*+json')) return json(req, res, next);
+    if (req.is('application/json') || req.is('application/*+json')) return jsonWithDepth(req, res, next);
     if (allowForm && req.is('application/x-www-form-urlencoded')) return form(req, res, next);
     const accepted = allowForm ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
     next(new SandboxError('UNSUPPORTED_MEDIA_TYPE', `the request body must be ${accepted} (got ${req.get('content-type') ?? 'no Content-Type'})`));
   };
 }
 
-/** Validates `req.body` against `schema`; unknown fields are ignored and named in x-sandbox-warnings. */
+/**
+ * Validates `req.body` against `schema`; unknown fields are ignored: named in x-sandbox-warnings and
+ * left out of the value returned, so that none is ever stored or echoed (req.body keeps them for the journal).
+ */
 export function readBody<T>(req: Request, res: Response, schema: Record<string, unknown>): T {
   const body: unknown = req.body ?? {};
   const value = validateBody<T>(schema, body);
   const unknown = unknownFields(schema, body);
-  if (unknown.length > 0) res.setHeader('x-sandbox-warnings', `ignored unknown fields: ${unknown.slice(0, 20).join(', ')}`);
-  return value;
+  if (unknown.length > 0) res.setHeader('x-sandbox-warnings', `ignored unknown fields: ${unknown.slice(0, 20).map(headerSafe).join(', ')}`);
+  return (unknown.length > 0 ? withoutUnknownFields(schema, value) : value) as T;
+}
+
+/** A field name as header text: anything but printable ASCII escaped (\uXXXX), long names cut, so no name can break the answer. */
+function headerSafe(name: string): string {
+  const escaped = name.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length > 100 ? `${escaped.slice(0, 100)}...(${name.length} characters)` : escaped;
 }

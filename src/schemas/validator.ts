@@ -80,19 +80,27 @@ export function validateQuery<T>(schema: JsonSchema, query: unknown): T {
   return copy as T;
 }
 
+/**
+ * The variant of a oneOf/anyOf that describes `value` (an array or an object), when the schema is
+ * made of variants; undefined when it has its own properties (an anyOf of `required` lists only adds rules).
+ */
+function variantFor(schema: JsonSchema, value: object): JsonSchema | null | undefined {
+  const variants = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  if (!variants || schema.properties) return undefined;
+  const kind = Array.isArray(value) ? 'array' : 'object';
+  return variants.find((v) => v.type === kind) ?? variants.find((v) => v.type === undefined) ?? null;
+}
+
 /** Returns the JSON-pointer paths of body fields that the schema does not know (they are ignored). */
 export function unknownFields(schema: JsonSchema, value: unknown, path = ''): string[] {
   if (value === null || typeof value !== 'object') return [];
+  const variant = variantFor(schema, value);
+  if (variant !== undefined) return variant ? unknownFields(variant, value, path) : [];
   const out: string[] = [];
   if (Array.isArray(value)) {
     const items = schema.items as JsonSchema | undefined;
     if (items) value.forEach((v, i) => out.push(...unknownFields(items, v, `${path}/${i}`)));
     return out;
-  }
-  const variants = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
-  if (variants) {
-    const obj = variants.find((v) => v.type === 'object') ?? variants[0];
-    return obj ? unknownFields(obj, value, path) : [];
   }
   const props = schema.properties as Record<string, JsonSchema> | undefined;
   if (!props || schema.additionalProperties === false) return [];
@@ -101,5 +109,21 @@ export function unknownFields(schema: JsonSchema, value: unknown, path = ''): st
     if (!sub) out.push(`${path}/${k}`);
     else out.push(...unknownFields(sub, v, `${path}/${k}`));
   }
+  return out;
+}
+
+/** A copy of `value` holding only the fields the schema knows; objects the schema leaves free-form are kept whole. */
+export function withoutUnknownFields(schema: JsonSchema, value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const variant = variantFor(schema, value);
+  if (variant !== undefined) return variant ? withoutUnknownFields(variant, value) : value;
+  if (Array.isArray(value)) {
+    const items = schema.items as JsonSchema | undefined;
+    return items ? value.map((v) => withoutUnknownFields(items, v)) : value;
+  }
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!props || schema.additionalProperties === false) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (Object.hasOwn(props, k)) out[k] = withoutUnknownFields(props[k]!, v);
   return out;
 }
