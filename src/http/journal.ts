@@ -55,17 +55,30 @@ function redactValue(key: string, value: unknown): unknown {
   return REDACTED;
 }
 
-/** A deep copy with secrets replaced and long strings (QR images) shortened. */
-export function redact(value: unknown, depth = 0): unknown {
+/** Values kept per redacted copy, so that an entry stays small whatever a client sends (a 1 MiB body of 50,000 keys). */
+const MAX_NODES = 500;
+
+/** A deep copy with secrets replaced, long strings (QR images) shortened, and at most MAX_NODES values. */
+export function redact(value: unknown, depth = 0, budget = { left: MAX_NODES }): unknown {
+  budget.left--;
   if (typeof value === 'string') {
     if (JWT.test(value)) return REDACTED;
     return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} characters)` : value;
   }
   if (value === null || typeof value !== 'object') return value;
-  if (depth > 20) return '…';
-  if (Array.isArray(value)) return value.slice(0, 100).map((v) => redact(v, depth + 1));
+  if (depth > 20 || budget.left < 0) return '…';
+  if (Array.isArray(value)) return value.slice(0, 100).map((v) => (budget.left > 0 ? redact(v, depth + 1, budget) : '…'));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.has(k.toLowerCase()) ? redactValue(k.toLowerCase(), v) : redact(v, depth + 1);
+  for (const k of Object.keys(value)) {
+    if (budget.left <= 0) {
+      out['…'] = 'further fields left out';
+      break;
+    }
+    const v = (value as Record<string, unknown>)[k];
+    const kept = SECRET_FIELDS.has(k.toLowerCase()) ? redactValue(k.toLowerCase(), v) : redact(v, depth + 1, budget);
+    // defined, not assigned: a "__proto__" key stays a plain field of the copy
+    Object.defineProperty(out, k.length > MAX_STRING ? `${k.slice(0, MAX_STRING)}…` : k, { value: kept, enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 
