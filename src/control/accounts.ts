@@ -20,7 +20,7 @@ export function accountRoutes(routes: Routes, ctx: AppContext): void {
     const body = readBody<AccountCreateBody>(req, res, accountCreateSchema);
     const clientId = body.client_id ?? generateClientId('acct');
     const secret = body.client_secret ?? generateSecret();
-    const secretHash = await hashSecret(secret);
+    const secretHash = await hashSecret(secret, body.client_secret === undefined ? 'generated' : 'chosen');
     const account = await ctx.store.commit((tx) => createAccount(tx, ctx, body, clientId, secretHash));
     // the secret is shown this once; only its hash is kept
     res.status(201).json(formatAccount(account, ctx.store.ix, secret));

@@ -1,26 +1,35 @@
 // Client secrets are kept only as salted scrypt hashes. Verifying one costs tens of
 // milliseconds by design, so a successful check is remembered (by a hash of the secret,
-// never the secret) for the life of the process.
+// never the secret) for the life of the process. The work factor exists to slow the guessing of
+// weak secrets: a person's chosen secret gets scrypt's default cost (N=16384), while a secret the
+// sandbox generated (192 random bits, beyond guessing at any cost) gets N=1024, so creating a
+// merchant is not dominated by hashing.
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCb) as (secret: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+const scrypt = promisify(scryptCb) as (secret: string, salt: Buffer, keylen: number, opts: { N: number; maxmem: number }) => Promise<Buffer>;
+export type SecretOrigin = 'chosen' | 'generated';
+const COST: Record<SecretOrigin, number> = { chosen: 16384, generated: 1024 };
+const MAXMEM = 64 * 1024 * 1024;
 const KEY_LENGTH = 32;
 const verified = new Map<string, string>();
 
-export async function hashSecret(secret: string): Promise<string> {
+/** "scrypt$<N>$<salt hex>$<hash hex>" */
+export async function hashSecret(secret: string, origin: SecretOrigin = 'chosen'): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(secret, salt, KEY_LENGTH);
-  return `scrypt$${salt.toString('hex')}$${hash.toString('hex')}`;
+  const N = COST[origin];
+  const hash = await scrypt(secret, salt, KEY_LENGTH, { N, maxmem: MAXMEM });
+  return `scrypt$${N}$${salt.toString('hex')}$${hash.toString('hex')}`;
 }
 
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const fingerprint = createHash('sha256').update(secret).digest('hex');
   if (verified.get(stored) === fingerprint) return true;
-  const [scheme, saltHex, hashHex] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltHex || !hashHex) return false;
+  const [scheme, cost, saltHex, hashHex] = stored.split('$');
+  const N = Number(cost);
+  if (scheme !== 'scrypt' || !saltHex || !hashHex || !Number.isInteger(N) || N < 2 || N > 1 << 20) return false;
   const expected = Buffer.from(hashHex, 'hex');
-  const actual = await scrypt(secret, Buffer.from(saltHex, 'hex'), expected.length);
+  const actual = await scrypt(secret, Buffer.from(saltHex, 'hex'), expected.length, { N, maxmem: MAXMEM });
   const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
   if (ok) verified.set(stored, fingerprint);
   return ok;

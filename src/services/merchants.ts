@@ -18,7 +18,7 @@ export interface NewCredentials {
 
 export async function newMerchantCredentials(): Promise<NewCredentials> {
   const clientSecret = generateSecret();
-  return { clientId: generateClientId('mch'), clientSecret, secretHash: await hashSecret(clientSecret) };
+  return { clientId: generateClientId('mch'), clientSecret, secretHash: await hashSecret(clientSecret, 'generated') };
 }
 
 /** CONTRACT §4: document_type agrees with the length, and the check digits are right. */
