@@ -3,15 +3,18 @@
 // (not in the store): a restart empties it, and a reset clears it.
 // Only the API a client under test calls is journaled: /v1/... and the charge locations /pix/...;
 // control calls (/_sandbox, a dashboard polling it) and /openapi.json are not.
-// Every secret is redacted before an entry is kept: Authorization values, client secrets, access
-// tokens, the admin token, in headers, JSON and form bodies, and query strings alike.
+// Every secret is redacted from what the journal shows: Authorization values, client secrets,
+// access tokens, the admin token, in headers, JSON and form bodies, and query strings alike.
+// Recording is on every API request's path, so an entry is kept raw (references and the bytes
+// sent) and parsed and redacted only when the journal is listed; nothing unredacted ever leaves.
 import type { RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 
 export const DEFAULT_JOURNAL_SIZE = 500;
 const JOURNALED = /^\/(v1|pix)(\/|$)/;
-const MAX_CAPTURE_BYTES = 256 * 1024;
+/** bytes of a response kept per entry (a QR image is ~2 KiB), so 500 entries stay small */
+const MAX_CAPTURE_BYTES = 32 * 1024;
 const MAX_STRING = 512;
 export const REDACTED = '[REDACTED]';
 
@@ -91,27 +94,69 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString().replace(/%5BREDACTED%5D/g, REDACTED)}`;
 }
 
-export class Journal {
-  #entries: JournalEntry[] = [];
-  #seq = 0;
-  constructor(readonly capacity: number) {}
+/** What the stage records: references and bytes, redacted only by `list()`. */
+export interface RawEntry {
+  at: string;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  headers: Record<string, unknown>;
+  body: unknown;
+  response: Buffer[];
+  contentType: string | undefined;
+}
 
-  add(entry: Omit<JournalEntry, 'seq'>): void {
-    this.#entries.push({ seq: ++this.#seq, ...entry });
-    if (this.#entries.length > this.capacity) this.#entries.splice(0, this.#entries.length - this.capacity);
+function present(seq: number, e: RawEntry): JournalEntry {
+  return {
+    seq,
+    at: e.at,
+    method: e.method,
+    path: redactUrl(e.url),
+    status: e.status,
+    durationMs: e.durationMs,
+    requestId: e.requestId,
+    requestHeaders: redact(e.headers) as Record<string, unknown>,
+    requestBody: e.body === undefined ? null : redact(e.body),
+    responseBody: redact(parseCaptured(e.response, e.contentType)),
+  };
+}
+
+/** A ring of the newest `capacity` entries. */
+export class Journal {
+  #ring: ({ seq: number; raw: RawEntry } | undefined)[];
+  #next = 0;
+  #seq = 0;
+  constructor(readonly capacity: number) {
+    this.#ring = new Array(capacity);
   }
 
-  /** Newest first. */
+  add(raw: RawEntry): void {
+    if (this.capacity === 0) return;
+    this.#ring[this.#next] = { seq: ++this.#seq, raw };
+    this.#next = (this.#next + 1) % this.capacity;
+  }
+
+  /** Newest first, redacted. */
   list(): JournalEntry[] {
-    return this.#entries.slice().reverse();
+    const out: JournalEntry[] = [];
+    for (let i = 1; i <= this.capacity; i++) {
+      const slot = this.#ring[(this.#next - i + this.capacity) % this.capacity];
+      if (slot) out.push(present(slot.seq, slot.raw));
+    }
+    return out;
   }
 
   clear(): void {
-    this.#entries = [];
+    this.#ring = new Array(this.capacity);
+    this.#next = 0;
   }
 
   get size(): number {
-    return this.#entries.length;
+    let n = 0;
+    for (const slot of this.#ring) if (slot) n++;
+    return n;
   }
 }
 
@@ -150,23 +195,24 @@ export function journalStage(ctx: AppContext): RequestHandler {
     const at = ctx.clock.nowIso();
     // the body as the client sent it: copied when the parser sets it, before validation fills in defaults
     let body: unknown;
-    let sent: unknown = null;
+    let sent: unknown;
     Object.defineProperty(req, 'body', {
       configurable: true,
       enumerable: true,
       get: () => body,
       set: (v: unknown) => {
         body = v;
-        sent = v === undefined ? null : redact(v);
+        sent = v !== null && typeof v === 'object' && Object.keys(v).length > 0 ? structuredClone(v) : v;
       },
     });
     const chunks: Buffer[] = [];
     let captured = 0;
     const capture = (chunk: unknown, encoding?: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === 'function' || captured > MAX_CAPTURE_BYTES) return;
+      if (chunk === undefined || chunk === null || typeof chunk === 'function' || captured >= MAX_CAPTURE_BYTES) return;
       const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-      captured += buf.length;
-      chunks.push(buf);
+      const kept = buf.length > MAX_CAPTURE_BYTES - captured ? Buffer.from(buf.subarray(0, MAX_CAPTURE_BYTES - captured)) : buf;
+      captured += kept.length;
+      chunks.push(kept);
     };
     const write = res.write.bind(res) as (...a: unknown[]) => boolean;
     const end = res.end.bind(res) as (...a: unknown[]) => typeof res;
@@ -182,13 +228,14 @@ export function journalStage(ctx: AppContext): RequestHandler {
       journal.add({
         at,
         method: req.method,
-        path: redactUrl(req.originalUrl),
+        url: req.originalUrl,
         status: res.statusCode,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         requestId: String(res.locals.requestId ?? ''),
-        requestHeaders: redact(req.headers) as Record<string, unknown>,
-        requestBody: sent,
-        responseBody: redact(parseCaptured(chunks, res.getHeader('content-type')?.toString())),
+        headers: req.headers,
+        body: sent,
+        response: chunks,
+        contentType: res.getHeader('content-type')?.toString(),
       });
     });
     next();
