@@ -108,6 +108,8 @@ export function scenarioCommand(y: Argv): Argv {
         (c) => runOptions(c),
         async (a) => {
           process.exitCode = await run(a);
+          // everything is stopped by now; should a stray handle linger, CI must still get its exit code
+          setTimeout(() => process.exit(), 2000).unref();
         },
       )
       .command(

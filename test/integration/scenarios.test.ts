@@ -20,8 +20,9 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliResul
   // a clean environment: no PIX_SANDBOX_* of the machine running the tests leaks in
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...base, NO_COLOR: '1', ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...base, NO_COLOR: '1', ...env }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      if (code === -1) stderr += `\n[killed: ${err?.signal ?? err?.code ?? err?.message}]`;
       resolve({ code, stdout, stderr });
     });
   });
@@ -39,8 +40,9 @@ describe('pix-sandbox scenario run', () => {
     const started = Date.now();
     const r = await cli(['scenario', 'run', 'scenarios', '--start', '--reporter', 'junit', '--out', out]);
     const seconds = (Date.now() - started) / 1000;
-    expect(r.stderr + r.stdout).not.toMatch(/✗/);
-    expect(r.code).toBe(0);
+    const tail = `${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`;
+    expect(r.stderr + r.stdout, tail).not.toMatch(/✗/);
+    expect(r.code, tail).toBe(0);
     const { scenarios } = await loadAll(['scenarios']);
     const xml = await readFile(out, 'utf8');
     expect(xml).toContain(`tests="${scenarios.length}" failures="0"`);
