@@ -5,8 +5,9 @@
 // control calls (/_sandbox, a dashboard polling it) and /openapi.json are not.
 // Every secret is redacted from what the journal shows: Authorization values, client secrets,
 // access tokens, the admin token, in headers, JSON and form bodies, and query strings alike.
-// Recording is on every API request's path, so an entry is kept raw (references and the bytes
-// sent) and parsed and redacted only when the journal is listed; nothing unredacted ever leaves.
+// Recording is on every API request's path, so headers and the bytes answered are kept raw and
+// redacted only when the journal is listed (nothing unredacted ever leaves); a request body is
+// redacted at once, since that copy is also what bounds its size.
 import type { RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
@@ -103,6 +104,7 @@ export interface RawEntry {
   durationMs: number;
   requestId: string;
   headers: Record<string, unknown>;
+  /** already redacted (bounded) when the parser set it */
   body: unknown;
   response: Buffer[];
   contentType: string | undefined;
@@ -118,7 +120,7 @@ function present(seq: number, e: RawEntry): JournalEntry {
     durationMs: e.durationMs,
     requestId: e.requestId,
     requestHeaders: redact(e.headers) as Record<string, unknown>,
-    requestBody: e.body === undefined ? null : redact(e.body),
+    requestBody: e.body ?? null,
     responseBody: redact(parseCaptured(e.response, e.contentType)),
   };
 }
@@ -202,7 +204,8 @@ export function journalStage(ctx: AppContext): RequestHandler {
       get: () => body,
       set: (v: unknown) => {
         body = v;
-        sent = v !== null && typeof v === 'object' && Object.keys(v).length > 0 ? structuredClone(v) : v;
+        // redacted now, not when listed: the copy is bounded (MAX_NODES), the client's body may not be
+        sent = v === undefined ? null : redact(v);
       },
     });
     const chunks: Buffer[] = [];
