@@ -1,8 +1,10 @@
 // The load generator, run as its own process so that autocannon never shares an event loop
 // with the server it measures. Input: one JSON argument; output: one JSON line on stdout.
-//   { url, method, path, headers, body?, bodyKind?: "merchant" | "merchant-patch", paths?, connections, seconds, seed? }
+//   { url, method, path, headers, body?, bodyKind?: "merchant" | "merchant-patch", paths?, uuidHeader?, connections, seconds, seed? }
 // bodyKind "merchant" gives every request a merchant with a fresh, valid, unique CPF;
 // "merchant-patch" a new name. `paths` makes the requests cycle through those paths.
+// `uuidHeader` names a header that gets a fresh UUID on every request (x-idempotency-key).
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 
 const opts = JSON.parse(process.argv[2]);
@@ -28,6 +30,7 @@ bodies['merchant-patch'] = () => JSON.stringify({ name: `Renamed ${next++}` });
 const makeBody = opts.bodyKind ? bodies[opts.bodyKind] : null;
 let turn = 0;
 const nextPath = opts.paths ? () => opts.paths[turn++ % opts.paths.length] : null;
+const freshHeaders = opts.uuidHeader ? () => ({ ...(opts.headers ?? {}), [opts.uuidHeader]: randomUUID() }) : null;
 
 const result = await autocannon({
   url: opts.url,
@@ -39,8 +42,15 @@ const result = await autocannon({
       path: opts.path,
       headers: opts.headers ?? {},
       ...(opts.body !== undefined ? { body: opts.body } : {}),
-      ...(makeBody || nextPath
-        ? { setupRequest: (req) => ({ ...req, ...(makeBody ? { body: makeBody() } : {}), ...(nextPath ? { path: nextPath() } : {}) }) }
+      ...(makeBody || nextPath || freshHeaders
+        ? {
+            setupRequest: (req) => ({
+              ...req,
+              ...(makeBody ? { body: makeBody() } : {}),
+              ...(nextPath ? { path: nextPath() } : {}),
+              ...(freshHeaders ? { headers: freshHeaders() } : {}),
+            }),
+          }
         : {}),
     },
   ],

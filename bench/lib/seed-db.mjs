@@ -1,0 +1,179 @@
+// Writes a realistic pix-sandbox store file (db.json, the shape of src/store/model.ts) holding
+// N transactions, without N HTTP calls: the bench's "100k stored transactions" in seconds.
+// Transactions are spread over the past `days` days, as in a long-lived CI sandbox; the
+// idempotency records of cash-outs younger than 24 h are kept, as the store would keep them.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+export const DEFAULT_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
+export const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+const ISPBS = ['00000000', '00360305', '60701190', '60746948', '90400888', '18236120', '00416968'];
+const NAMES = ['Maria Silva', 'João Souza', 'Ana Oliveira', 'Pedro Santos', 'Carla Lima', 'Lucas Pereira', 'Beatriz Costa'];
+
+/** mulberry32: a small seeded PRNG so that two runs write the same amounts and states. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A CPF with valid check digits. */
+export function cpf(rand) {
+  const d = Array.from({ length: 9 }, () => Math.floor(rand() * 10));
+  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
+  for (const len of [9, 10]) {
+    let sum = 0;
+    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
+    const r = (sum * 10) % 11;
+    d.push(r === 10 ? 0 : r);
+  }
+  return d.join('');
+}
+
+const crc16 = (s) => {
+  let crc = 0xffff;
+  for (let i = 0; i < s.length; i++) {
+    crc ^= s.charCodeAt(i) << 8;
+    for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+};
+const tlv = (id, v) => `${id}${String(v.length).padStart(2, '0')}${v}`;
+function pixCode(location, cents) {
+  const body =
+    tlv('00', '01') + tlv('01', '12') + tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', location)) + tlv('52', '0000') + tlv('53', '986') +
+    tlv('54', (cents / 100).toFixed(2)) + tlv('58', 'BR') + tlv('59', 'SANDBOX DEFAULT ACCOUNT') + tlv('60', 'SAO PAULO') + tlv('62', tlv('05', '***')) + '6304';
+  return body + crc16(body);
+}
+
+const iso = (ms) => new Date(ms).toISOString();
+const e2e = (rand, ms) => {
+  const d = new Date(ms);
+  const stamp = d.toISOString().slice(0, 16).replace(/[-T:]/g, '');
+  let s = '';
+  for (let i = 0; i < 11; i++) s += 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(rand() * 62)];
+  return `E${ISPBS[Math.floor(rand() * ISPBS.length)]}${stamp}${s}`;
+};
+
+/** The stored form of the default secret, made by the sandbox's own code (dist/), so that its format always matches. */
+export async function defaultSecretHash() {
+  const { hashSecret } = await import(new URL('../../dist/src/domain/credentials.js', import.meta.url).href);
+  return hashSecret(DEFAULT_CLIENT.client_secret);
+}
+
+/**
+ * Builds the store: the default account (credentials sandbox-client / sandbox-secret) with a
+ * large opening balance, a few merchants, and `n` transactions with their ledger entries.
+ */
+export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '127.0.0.1:8080' }) {
+  const rand = prng(seed);
+  const acc = DEFAULT_ACCOUNT_ID;
+  const start = nowMs - days * 86_400_000;
+  const data = {
+    meta: { schemaVersion: 1, signingSecret: randomBytes(32).toString('hex'), clockOffsetMs: 0, seq: 0, createdAt: iso(start) },
+    accounts: {
+      [acc]: {
+        id: acc, name: 'Sandbox default account', clientId: DEFAULT_CLIENT.client_id, secretHash,
+        splitEnabled: true, autoPayAfterSeconds: null, settleAfterSeconds: 2, createdAt: iso(start), updatedAt: iso(start),
+      },
+    },
+    merchants: {}, wallets: {}, transactions: {}, ledger: {}, idempotency: {}, pixKeys: {}, rules: {},
+    webhookEndpoints: {}, events: {}, deliveries: {}, faults: {},
+  };
+  const ledger = (from, to, amount, transactionId, kind, at) => {
+    const id = randomUUID();
+    data.ledger[id] = { id, from, to, amount, transactionId, kind, at };
+  };
+  ledger('world', `account:${acc}`, 10_000_000_000_000, null, 'OPENING', iso(start));
+  for (let i = 0; i < 20; i++) {
+    const id = randomUUID();
+    const walletId = randomUUID();
+    const at = iso(start + i * 1000);
+    data.merchants[id] = {
+      id, accountId: acc, name: `Loja ${i}`, document: cpf(rand), documentType: 'CPF', email: `loja${i}@example.com`, phone: '11987654321',
+      status: 'ACTIVE', clientId: `mer_${randomBytes(9).toString('base64url')}`, secretHash: data.accounts[acc].secretHash, walletId, createdAt: at, updatedAt: at,
+    };
+    data.wallets[walletId] = { id: walletId, accountId: acc, merchantId: id, name: 'main', currency: 'BRL', createdAt: at };
+  }
+  const step = (nowMs - start) / Math.max(1, n);
+  for (let i = 0; i < n; i++) {
+    const ms = Math.floor(start + i * step);
+    const at = iso(ms);
+    const later = iso(ms + 2000);
+    const id = randomUUID();
+    const amount = 100 + Math.floor(rand() * 99_900);
+    const name = NAMES[Math.floor(rand() * NAMES.length)];
+    const party = { name, document: cpf(rand), ispb: ISPBS[Math.floor(rand() * ISPBS.length)], account_number: String(10000 + Math.floor(rand() * 89999)), account_type: 'CACC' };
+    if (rand() < 0.5) {
+      const r = rand();
+      const status = r < 0.8 ? 'PAID' : r < 0.9 ? 'EXPIRED' : 'WAITING_PAYMENT';
+      const t = {
+        id, type: 'CASH_IN', status, accountId: acc, merchantId: null, amount, description: `Pedido ${i}`,
+        customer: { name, document: party.document, email: 'cliente@example.com' }, externalId: `order-${i}`,
+        expiration: 86400, expiresAt: iso(ms + 86_400_000), pixCode: pixCode(`${host}/pix/qr/v2/${id}`, amount), split: [],
+        createdAt: at, updatedAt: status === 'WAITING_PAYMENT' ? at : later,
+      };
+      if (status === 'PAID') Object.assign(t, { paidAt: later, endToEndId: e2e(rand, ms), payer: party });
+      if (status === 'EXPIRED') t.error = { code: 'CHARGE_EXPIRED', message: 'the charge expired before it was paid' };
+      data.transactions[id] = t;
+      if (status === 'PAID') ledger('world', `account:${acc}`, amount, id, 'CASH_IN', later);
+    } else {
+      const failed = rand() < 0.1;
+      const key = cpf(rand);
+      const idempotencyKey = randomUUID();
+      const t = {
+        id, type: 'CASH_OUT', status: failed ? 'FAILED' : 'COMPLETED', accountId: acc, merchantId: null, amount, description: `Saque ${i}`,
+        details: { name, document: key, key, keyType: 'CPF' }, idempotencyKey, settleAt: later, settledAt: later, createdAt: at, updatedAt: later,
+      };
+      if (failed) t.error = { code: 'DOCUMENT_MISMATCH', message: 'the key belongs to another document' };
+      else Object.assign(t, { endToEndId: e2e(rand, ms), receiver: { ...party, document: key, key, keyType: 'CPF' } });
+      data.transactions[id] = t;
+      ledger(`account:${acc}`, 'world', amount, id, 'CASH_OUT', at);
+      if (failed) ledger('world', `account:${acc}`, amount, id, 'CASH_OUT_REVERSAL', later);
+      if (nowMs - ms < 86_400_000) {
+        const body = { transactionId: id, amount, status: 'PROCESSING', createdAt: at, 'x-idempotency-key': idempotencyKey };
+        const rid = `${acc}:${idempotencyKey}`;
+        data.idempotency[rid] = {
+          id: rid, principalId: acc, key: idempotencyKey, bodyHash: createHash('sha256').update(id).digest('hex'), statusCode: 201, body,
+          createdAt: at, expiresAt: iso(ms + 86_400_000),
+        };
+      }
+    }
+  }
+  data.meta.seq = n;
+  return data;
+}
+
+/** Writes `data` as db.json in `dir` (streamed, one collection at a time, to keep the bench's own memory low). */
+export async function writeDb(dir, data) {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'db.json');
+  const out = createWriteStream(file);
+  const write = (s) => new Promise((resolve, reject) => (out.write(s) ? resolve() : out.once('drain', resolve)).catch?.(reject));
+  await write(`{"meta":${JSON.stringify(data.meta)}`);
+  for (const [name, coll] of Object.entries(data)) {
+    if (name === 'meta') continue;
+    await write(`,${JSON.stringify(name)}:{`);
+    let first = true;
+    let buf = '';
+    for (const [id, rec] of Object.entries(coll)) {
+      buf += `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(rec)}`;
+      first = false;
+      if (buf.length > 1 << 20) {
+        await write(buf);
+        buf = '';
+      }
+    }
+    await write(`${buf}}`);
+  }
+  await write('}');
+  await new Promise((resolve, reject) => out.end((e) => (e ? reject(e) : resolve())));
+  return file;
+}

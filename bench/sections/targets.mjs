@@ -1,0 +1,366 @@
+// Bench section "targets" (issue 9): every figure of the issue next to its baseline, measured in
+// this run on this machine, in one table with the ratio, the target and whether it is met:
+// - transaction lookup and balance reads against a bare express hello-world (≥ 70 %);
+// - durable cash-out at 1k, 10k and 100k stored transactions against json-server 0.17 POST on a
+//   db.json holding the same records (≥ 5× at 10k; our 100k rate ≥ half our 1k rate);
+// - cash-in (BR Code + PNG QR) against qrcode.toDataURL of the same strings (≥ 3×), with the PNG
+//   checked: at least 200 px and decoded by jsQR to the exact pixCode;
+// - start-up to healthy from built code against a bare express app (≤ 2×);
+// - resident memory of a sandbox holding 100k transactions (< 150 MB), json-server's beside it.
+// The sandbox always runs from dist/ in its own process, on a real data folder with fsync on,
+// pre-filled by bench/lib/seed-db.mjs. Writes bench/RESULTS.md. BENCH_QUICK=1: shorter, no 100k.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
+import { BENCH_DIR, CONNECTIONS, dist, fmt, load, pause, SECONDS, table, tempDir } from '../lib/harness.mjs';
+import { machine, memoryOf, startNode, waitForOk } from '../lib/procs.mjs';
+import { buildData, DEFAULT_CLIENT, defaultSecretHash, writeDb } from '../lib/seed-db.mjs';
+import { startJsonServer, writeJsonServerDb } from '../peers/json-server.mjs';
+
+const QUICK = ['1', 'true', 'yes'].includes(String(process.env.BENCH_QUICK ?? '').toLowerCase());
+const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 2));
+const STARTS = QUICK ? 3 : 7;
+const READS_STORED = 10_000;
+const BIN = dist('cli', 'bin.js');
+const GC_PRELOAD = path.join(BENCH_DIR, 'lib', 'gc-on-signal.cjs');
+const HELLO = path.join(BENCH_DIR, 'peers', 'express-hello.mjs');
+const RESULTS = path.join(BENCH_DIR, 'RESULTS.md');
+
+const CASH_OUT = JSON.stringify({ type: 'pix_key', description: 'bench', amount: '100', details: { name: 'Fornecedor', key: '52998224725', keyType: 'CPF' } });
+const CASH_IN = JSON.stringify({ amount: 12_345, description: 'bench', customer: { name: 'Maria Silva', document: '52998224725' } });
+
+const sandboxArgs = (dir, nodeArgs = []) => [...nodeArgs, BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dir];
+
+async function tokenOf(url) {
+  const r = await fetch(`${url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_CLIENT) });
+  if (r.status !== 200) throw new Error(`token: ${r.status} ${await r.text()}`);
+  return (await r.json()).access_token;
+}
+
+/** Runs each load `rounds` times, alternating, and keeps the best of each (bursts of other work hit all alike). */
+async function best(rounds, runs) {
+  const out = {};
+  for (let i = 0; i < rounds; i++) {
+    for (const [name, run] of Object.entries(runs)) {
+      await pause(300);
+      const r = await run();
+      if (r.non2xx || r.errors) console.log(`  ${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      if (!out[name] || r.rps > out[name].rps) out[name] = r;
+    }
+  }
+  return out;
+}
+
+/** Sequential calls for `seconds` in this process: the rate one core gets from `fn`. */
+async function rateOf(fn, seconds) {
+  for (let i = 0; i < 20; i++) await fn(i);
+  const t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < seconds * 1000) await fn(n++);
+  return { rps: (n * 1000) / (performance.now() - t0) };
+}
+
+const rows = [];
+const row = (r) => {
+  rows.push(r);
+  const ratio = r.ratio === null ? '' : ` = ${fmt(r.ratio, 2)}×`;
+  console.log(`  ${r.what}: ${r.ours}${ratio} ${r.baselineName ? `vs ${r.baselineName} ${r.baseline}` : ''} — target ${r.target}: ${r.met === null ? 'n/a' : r.met ? 'met' : 'NOT met'}`);
+};
+const rate = (x) => `${fmt(x.rps, x.rps < 10 ? 1 : 0)}/s`;
+const ms = (x) => (x === undefined || x === null ? '–' : fmt(x, x < 10 ? 1 : 0));
+
+// ---------- reads ----------
+
+async function reads() {
+  const { dir, cleanup } = await tempDir('reads');
+  const children = [];
+  try {
+    const data = buildData(READS_STORED, { secretHash: await defaultSecretHash() });
+    await writeDb(dir, data);
+    const ids = Object.keys(data.transactions).filter((_, i) => i % 17 === 0).slice(0, 500);
+    const sb = await startNode(sandboxArgs(dir));
+    children.push(sb);
+    const hello = await startNode([HELLO]);
+    children.push(hello);
+    const headers = { authorization: `Bearer ${await tokenOf(sb.url)}` };
+    const warm = (seconds) => (seconds ? { seconds } : {});
+    const runs = {
+      express: (seconds) => load({ url: hello.url, method: 'GET', path: '/', ...warm(seconds) }),
+      lookup: (seconds) =>
+        load({ url: sb.url, method: 'GET', path: '/v1/banking/transactions', paths: ids.map((id) => `/v1/banking/transactions/${id}`), headers, ...warm(seconds) }),
+      balance: (seconds) => load({ url: sb.url, method: 'GET', path: '/v1/banking/balance', headers, ...warm(seconds) }),
+    };
+    for (const run of Object.values(runs)) await run(1); // warm-up: JIT and connections out of the figures
+    const b = await best(ROUNDS, { express: () => runs.express(), lookup: () => runs.lookup(), balance: () => runs.balance() });
+    for (const what of ['lookup', 'balance']) {
+      const r = b[what];
+      const ratio = r.rps / b.express.rps;
+      row({
+        what: what === 'lookup' ? `GET /v1/banking/transactions/{id} (${fmt(READS_STORED)} stored)` : 'GET /v1/banking/balance',
+        ours: rate(r),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        baselineName: 'express hello-world',
+        baseline: rate(b.express),
+        bp50: b.express.latency.p50,
+        bp99: b.express.latency.p99,
+        ratio,
+        target: '≥ 0.70×',
+        met: ratio >= 0.7,
+      });
+    }
+  } finally {
+    for (const c of children) await c.stop();
+    await cleanup();
+  }
+}
+
+// ---------- cash-in ----------
+
+function checkPng(qrCode, pixCode) {
+  const png = PNG.sync.read(Buffer.from(qrCode.replace(/^data:image\/png;base64,/, ''), 'base64'));
+  const decoded = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height);
+  return { width: png.width, height: png.height, decodes: decoded?.data === pixCode };
+}
+
+async function cashIn(sb, headers) {
+  const answers = [];
+  for (let i = 0; i < 20; i++) {
+    const r = await fetch(`${sb.url}/v1/banking/cash-in/pix`, { method: 'POST', headers, body: CASH_IN });
+    if (r.status !== 201) throw new Error(`cash-in: ${r.status} ${await r.text()}`);
+    answers.push(await r.json());
+  }
+  const checks = answers.map((a) => checkPng(a.qrCode, a.pixCode));
+  const codes = answers.map((a) => a.pixCode);
+  const pngOk = checks.every((c) => c.decodes && c.width >= 200 && c.height >= 200);
+  await load({ url: sb.url, method: 'POST', path: '/v1/banking/cash-in/pix', headers, body: CASH_IN, seconds: 1 });
+  const b = await best(ROUNDS, {
+    bare: () => rateOf((i) => QRCode.toDataURL(codes[i % codes.length]), SECONDS),
+    cashIn: () => load({ url: sb.url, method: 'POST', path: '/v1/banking/cash-in/pix', headers, body: CASH_IN }),
+  });
+  const ratio = b.cashIn.rps / b.bare.rps;
+  row({
+    what: 'POST cash-in (BR Code + PNG QR, durable)',
+    ours: rate(b.cashIn),
+    p50: b.cashIn.latency.p50,
+    p99: b.cashIn.latency.p99,
+    baselineName: 'qrcode.toDataURL, same strings, one core',
+    baseline: rate(b.bare),
+    ratio,
+    target: '≥ 3×',
+    met: ratio >= 3,
+  });
+  row({
+    what: `cash-in PNG: ${checks[0].width}×${checks[0].height} px, jsQR decodes ${checks.filter((c) => c.decodes).length}/${checks.length} to the exact pixCode`,
+    ours: pngOk ? 'yes' : 'no',
+    baselineName: '',
+    baseline: '',
+    ratio: null,
+    target: '≥ 200 px, decodes',
+    met: pngOk,
+  });
+}
+
+// ---------- durable cash-out at each size, json-server beside it; memory at 100k ----------
+
+async function cashOut() {
+  const rates = {};
+  for (const n of SIZES) {
+    const { dir, cleanup } = await tempDir(`cash-out-${n}`);
+    const children = [];
+    try {
+      const data = buildData(n, { seed: n, secretHash: await defaultSecretHash() });
+      const sbDir = path.join(dir, 'sandbox');
+      const jsDir = path.join(dir, 'json-server');
+      await writeDb(sbDir, data);
+      const records = Object.values(data.transactions);
+      await mkdir(jsDir, { recursive: true });
+      const jsFile = await writeJsonServerDb(jsDir, records);
+      const firstId = records[0].id;
+      const big = n >= 100_000;
+      const nodeArgs = big ? ['--expose-gc', '-r', GC_PRELOAD] : [];
+      const sb = await startNode(sandboxArgs(sbDir, nodeArgs));
+      children.push(sb);
+      const js = await startJsonServer(jsFile, firstId, [], nodeArgs);
+      children.push(js);
+      if (big) await memory(sb, js, n);
+      const headers = { authorization: `Bearer ${await tokenOf(sb.url)}`, 'content-type': 'application/json' };
+      if (n === SIZES[0]) await cashIn(sb, headers);
+
+      const runs = {
+        sandbox: (seconds) => load({ url: sb.url, method: 'POST', path: '/v1/banking/cash-out/pix', headers, body: CASH_OUT, uuidHeader: 'x-idempotency-key', ...(seconds ? { seconds } : {}) }),
+        jsonServer: (seconds) => load({ url: js.url, method: 'POST', path: '/transactions', headers: { 'content-type': 'application/json' }, body: CASH_OUT, ...(seconds ? { seconds } : {}) }),
+      };
+      await runs.sandbox(1);
+      await runs.jsonServer(1);
+      const b = await best(ROUNDS, { sandbox: () => runs.sandbox(), jsonServer: () => runs.jsonServer() });
+      rates[n] = b.sandbox.rps;
+      const ratio = b.sandbox.rps / b.jsonServer.rps;
+      row({
+        what: `POST cash-out, durable, ${fmt(n)} stored`,
+        ours: rate(b.sandbox),
+        p50: b.sandbox.latency.p50,
+        p99: b.sandbox.latency.p99,
+        baselineName: `json-server 0.17 POST, ${fmt(n)} stored`,
+        baseline: rate(b.jsonServer),
+        bp50: b.jsonServer.latency.p50,
+        bp99: b.jsonServer.latency.p99,
+        ratio,
+        target: n === 10_000 ? '≥ 5×' : '–',
+        met: n === 10_000 ? ratio >= 5 : null,
+      });
+    } finally {
+      for (const c of children) await c.stop();
+      await cleanup();
+    }
+  }
+  const lo = rates[SIZES[0]];
+  const hi = rates[SIZES[SIZES.length - 1]];
+  const ratio = hi / lo;
+  row({
+    what: `cash-out rate at ${fmt(SIZES[SIZES.length - 1])} stored vs at ${fmt(SIZES[0])}`,
+    ours: `${fmt(hi)}/s`,
+    baselineName: `ours at ${fmt(SIZES[0])}`,
+    baseline: `${fmt(lo)}/s`,
+    ratio,
+    target: '≥ 0.5×',
+    met: ratio >= 0.5,
+  });
+}
+
+async function rssAfterGc(proc) {
+  proc.child.kill('SIGUSR2');
+  await pause(700);
+  proc.child.kill('SIGUSR2');
+  await pause(700);
+  return memoryOf(proc.child.pid);
+}
+
+async function memory(sb, js, n) {
+  // a few lookups first, so that the figure is of a sandbox that has served, not one just loaded
+  const headers = { authorization: `Bearer ${await tokenOf(sb.url)}` };
+  await fetch(`${sb.url}/v1/banking/balance`, { headers }).then((r) => r.arrayBuffer());
+  await pause(500);
+  const ours = await rssAfterGc(sb);
+  const theirs = await rssAfterGc(js);
+  if (!ours) return;
+  row({
+    what: `resident memory holding ${fmt(n)} transactions (after GC; peak ${fmt(ours.peakMb)} MB)`,
+    ours: `${fmt(ours.rssMb)} MB`,
+    baselineName: `json-server holding the same ${fmt(n)} records`,
+    baseline: theirs ? `${fmt(theirs.rssMb)} MB` : '–',
+    ratio: theirs ? ours.rssMb / theirs.rssMb : null,
+    target: '< 150 MB',
+    met: ours.rssMb < 150,
+  });
+}
+
+// ---------- start-up ----------
+
+async function startupOnce(args, health) {
+  const t0 = performance.now();
+  const p = await startNode(args);
+  await waitForOk(`${p.url}${health}`);
+  const elapsed = performance.now() - t0;
+  p.child.kill('SIGKILL');
+  await new Promise((r) => (p.child.exitCode !== null || p.child.signalCode !== null ? r() : p.child.once('exit', r)));
+  return elapsed;
+}
+
+async function startup() {
+  const variants = {
+    express: [[HELLO], '/_sandbox/health'],
+    http: [[BIN, 'serve', '--memory', '--port', '0', '--https-port', 'off'], '/_sandbox/health'],
+    // the default command, HTTPS included (a certificate is generated on each in-memory start);
+    // port 0 instead of 8443 so that the run never collides with another sandbox on this machine
+    https: [[BIN, 'serve', '--memory', '--port', '0', '--https-port', '0'], '/_sandbox/health'],
+  };
+  const times = { express: [], http: [], https: [] };
+  await startupOnce(...variants.express); // disk cache warm for all
+  await startupOnce(...variants.http);
+  for (let i = 0; i < STARTS; i++) for (const [k, v] of Object.entries(variants)) times[k].push(await startupOnce(...v));
+  const stats = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return { p50: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
+  };
+  const e = stats(times.express);
+  for (const k of ['http', 'https']) {
+    const s = stats(times[k]);
+    const ratio = s.p50 / e.p50;
+    row({
+      what: k === 'http' ? 'start-up to healthy, serve --memory --https-port off' : 'start-up to healthy, serve --memory (HTTPS, generated certificate)',
+      ours: `${fmt(s.p50)} ms`,
+      p50: s.p50,
+      p99: s.max,
+      baselineName: 'bare express app',
+      baseline: `${fmt(e.p50)} ms`,
+      bp50: e.p50,
+      bp99: e.max,
+      ratio,
+      target: '≤ 2×',
+      met: ratio <= 2,
+    });
+  }
+}
+
+// ---------- report ----------
+
+function mdTable() {
+  const head = ['measure', 'pix-sandbox', 'p50 ms', 'p99 ms', 'baseline', 'baseline figure', 'p50 ms', 'p99 ms', 'ratio', 'target', 'met'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const r of rows)
+    lines.push(
+      `| ${[r.what, r.ours, ms(r.p50), ms(r.p99), r.baselineName || '–', r.baseline || '–', ms(r.bp50), ms(r.bp99), r.ratio === null ? '–' : `${fmt(r.ratio, 2)}×`, r.target, r.met === null ? '–' : r.met ? 'met' : '**not met**'].join(' | ')} |`,
+    );
+  return lines.join('\n');
+}
+
+async function writeResults(startedAt, seconds) {
+  const m = machine();
+  const block = [
+    '<!-- results:start (written by `npm run bench`; edit outside the markers) -->',
+    `Run: ${startedAt.toISOString()} — \`${QUICK ? 'BENCH_QUICK=1 ' : ''}npm run bench\` (section \`targets\`: ${fmt(seconds)} s)`,
+    '',
+    `Machine: ${os.cpus().length} CPUs (nproc ${os.availableParallelism?.() ?? os.cpus().length}), ${m.cpu}, ${fmt(m.memGb, 1)} GB memory, load average at the start ${m.load}; Node ${process.version}, ${os.type()} ${os.release()}.`,
+    `Load: autocannon in its own process, ${CONNECTIONS} connections, best of ${ROUNDS} alternating round(s) of ${SECONDS} s after a warm-up; every server in its own process; the sandbox from dist/ on a data folder with fsync on; start-up: median (p50) and slowest (p99 column) of ${STARTS} starts.`,
+    '',
+    mdTable(),
+    '',
+    `Targets met: ${rows.filter((r) => r.met === true).length} of ${rows.filter((r) => r.met !== null).length}.`,
+    '<!-- results:end -->',
+  ].join('\n');
+  let text = '';
+  try {
+    text = await readFile(RESULTS, 'utf8');
+  } catch {
+    text = '# Benchmark results\n\n<!-- results:start -->\n<!-- results:end -->\n';
+  }
+  const re = /<!-- results:start[\s\S]*?<!-- results:end -->/;
+  text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
+  await writeFile(RESULTS, text);
+}
+
+export const section = {
+  name: 'targets',
+  title: "Issue 9's targets: every figure next to its baseline, same run",
+  order: 90,
+  async run() {
+    const startedAt = new Date();
+    const t0 = performance.now();
+    console.log(QUICK ? '(BENCH_QUICK: 1k and 10k only, one round, fewer starts)' : '');
+    await startup();
+    await reads();
+    await cashOut();
+    console.log('');
+    table([
+      ['measure', 'pix-sandbox', 'p50', 'p99', 'baseline', 'figure', 'p50', 'p99', 'ratio', 'target', 'met'],
+      ...rows.map((r) => [r.what, r.ours, ms(r.p50), ms(r.p99), r.baselineName || '–', r.baseline || '–', ms(r.bp50), ms(r.bp99), r.ratio === null ? '–' : `${fmt(r.ratio, 2)}×`, r.target, r.met === null ? '–' : r.met ? 'met' : 'NOT met']),
+    ]);
+    await writeResults(startedAt, (performance.now() - t0) / 1000);
+    console.log(`\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
+  },
+};
