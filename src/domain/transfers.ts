@@ -7,6 +7,7 @@ import { normalizeKey, normalizeKeyType, validatePixKey } from './pix-keys.js';
 import { transferTransition } from './transitions.js';
 import type { PixKeyEntry, ScheduledOutcome, Transfer, TransferDetails, TransactionError } from '../store/model.js';
 import { MAX_AMOUNT } from '../schemas/public.js';
+import { seededRandom } from './random.js';
 
 export type Receiver = NonNullable<Transfer['receiver']>;
 
@@ -77,19 +78,6 @@ export function buildTransfer(n: NewTransfer): Transfer {
   return t;
 }
 
-/** A small deterministic generator (FNV-1a seed, mulberry32), so one key always has one owner. */
-export function seededRandom(seed: string): () => number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193);
-  let state = h >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The key's owner (CONTRACT §7): the directory entry when there is one; otherwise a CPF or CNPJ

@@ -19,6 +19,7 @@ import type { FaultBody } from '../schemas/control.js';
 import type { Fault } from '../store/model.js';
 import type { Tx } from '../store/store.js';
 import { sendError } from './errors.js';
+import { mulberry32 } from '../domain/random.js';
 
 const EXEMPT = /^\/_sandbox\/(faults(\/.*)?|health)\/?$/;
 
@@ -37,17 +38,6 @@ const DEFAULT_CODES: Record<number, string> = {
   504: 'GATEWAY_TIMEOUT',
 };
 
-/** mulberry32: small, fast, and the same sequence for the same seed on every platform. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const prngs = new WeakMap<AppContext, () => number>();
 

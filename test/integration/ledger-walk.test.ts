@@ -10,19 +10,10 @@ import { completeTransfer, failTransfer } from '../../src/services/transfers.js'
 import type { LedgerRef } from '../../src/store/model.js';
 import { advance, balanceOf, cashInBody, cashOut, cashOutBody, createMerchant, type TestMerchant } from '../helpers/money.js';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { mulberry32 } from '../../src/domain/random.js';
 
 const STEPS = 300;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let sb: TestSandbox;
 beforeAll(async () => {

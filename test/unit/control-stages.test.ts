@@ -1,6 +1,7 @@
 // Pure parts of the control stages: fault path patterns, the seeded PRNG, journal redaction.
 import { describe, expect, it } from 'vitest';
-import { mulberry32, pathMatches } from '../../src/http/faults.js';
+import { pathMatches } from '../../src/http/faults.js';
+import { mulberry32 } from '../../src/domain/random.js';
 import { redact, redactUrl, REDACTED } from '../../src/http/journal.js';
 
 describe('fault path patterns', () => {

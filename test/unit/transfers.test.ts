@@ -7,10 +7,10 @@ import {
   failedTransfer,
   keyOwner,
   parseCashOutAmount,
-  seededRandom,
   settlementOf,
   transferDetailsOf,
 } from '../../src/domain/transfers.js';
+import { seededRandom } from '../../src/domain/random.js';
 import type { PixKeyEntry, TransferDetails } from '../../src/store/model.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
