@@ -352,9 +352,12 @@ export const section = {
     const startedAt = new Date();
     const t0 = performance.now();
     console.log(QUICK ? '(BENCH_QUICK: 1k and 10k only, one round, fewer starts)' : '');
-    await startup();
-    await reads();
-    await cashOut();
+    // BENCH_TARGETS=reads,cash-out,start-up runs only those parts (for a quick look at one figure)
+    const only = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
+    const want = (name) => only.length === 0 || only.includes(name);
+    if (want('start-up')) await startup();
+    if (want('reads')) await reads();
+    if (want('cash-out')) await cashOut();
     console.log('');
     table([
       ['measure', 'pix-sandbox', 'p50', 'p99', 'baseline', 'figure', 'p50', 'p99', 'ratio', 'target', 'met'],
