@@ -3,6 +3,7 @@ import { parsePix } from 'pix-utils';
 import { parseEmv } from 'pix-utils/dist/main/emvHandler.js';
 import { describe, expect, it } from 'vitest';
 import { buildDynamicBrCode, crc16, locationOf, parseBrCode, tlv } from '../../src/domain/brcode.js';
+import { expectContractShape } from '../helpers/brcode-check.js';
 
 const fixture = new URL('../fixtures/pix-vectors.json', import.meta.url);
 const shared = new URL('../../../shared/vectors/pix.json', import.meta.url);
@@ -14,38 +15,6 @@ const vectors = JSON.parse(readFileSync(fixture, 'utf8')) as {
 
 const LOCATION = 'localhost:8080/pix/qr/v2/3f2b6c1e-9a4d-4e8f-b1c2-7d5e6f8a9b0c';
 
-/** A TLV walk written separately from the module under test, so the check does not share its bugs. */
-function walk(s: string): [string, string][] {
-  const out: [string, string][] = [];
-  for (let i = 0; i < s.length; ) {
-    const len = Number(s.slice(i + 2, i + 4));
-    out.push([s.slice(i, i + 2), s.slice(i + 4, i + 4 + len)]);
-    i += 4 + len;
-  }
-  return out;
-}
-
-/** Every rule of CONTRACT §6 for the BR Code of a dynamic charge. */
-function expectContractShape(code: string, location: string, amount: string): void {
-  const items = walk(code);
-  expect(items.map(([id]) => id)).toEqual(['00', '01', '26', '52', '53', '54', '58', '59', '60', '62', '63']);
-  const get = (id: string) => items.find(([i]) => i === id)![1];
-  expect(get('00')).toBe('01');
-  expect(get('01')).toBe('12');
-  expect(get('26').length).toBeLessThanOrEqual(99);
-  expect(walk(get('26'))).toEqual([['00', 'br.gov.bcb.pix'], ['25', location]]);
-  expect(location.length).toBeLessThanOrEqual(77);
-  expect(get('52')).toBe('0000');
-  expect(get('53')).toBe('986');
-  expect(get('54')).toBe(amount);
-  expect(get('58')).toBe('BR');
-  expect(get('59')).toMatch(/^[A-Z0-9 ]{1,25}$/);
-  expect(get('60')).toMatch(/^[A-Z0-9 ]{1,15}$/);
-  expect(walk(get('62'))).toEqual([['05', '***']]);
-  expect(code.slice(-8, -4)).toBe('6304');
-  expect(get('63')).toMatch(/^[0-9A-F]{4}$/);
-  expect(get('63')).toBe(crc16(code.slice(0, -4)));
-}
 
 function expectIndependentParserAccepts(code: string, location: string, amount: string): void {
   const pix = parsePix(code) as { type?: string; url?: string; error?: boolean; merchantName?: string };
