@@ -151,29 +151,31 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
   return data;
 }
 
-/** Writes `data` as db.json in `dir` (streamed, one collection at a time, to keep the bench's own memory low). */
+/**
+ * Writes `data` as db.json in `dir`, in the layout the sandbox itself writes (src/store/snapshot.ts:
+ * one record per line), streamed, one collection at a time, to keep the bench's own memory low.
+ */
 export async function writeDb(dir, data) {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, 'db.json');
   const out = createWriteStream(file);
-  const write = (s) => new Promise((resolve, reject) => (out.write(s) ? resolve() : out.once('drain', resolve)).catch?.(reject));
-  await write(`{"meta":${JSON.stringify(data.meta)}`);
-  for (const [name, coll] of Object.entries(data)) {
-    if (name === 'meta') continue;
-    await write(`,${JSON.stringify(name)}:{`);
+  const write = (s) => new Promise((resolve) => (out.write(s) ? resolve() : out.once('drain', resolve)));
+  await write(`{"meta":${JSON.stringify(data.meta)},\n"_wal":0,\n`);
+  const names = Object.keys(data).filter((n) => n !== 'meta');
+  for (const [i, name] of names.entries()) {
+    let buf = `${JSON.stringify(name)}:{`;
     let first = true;
-    let buf = '';
-    for (const [id, rec] of Object.entries(coll)) {
-      buf += `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(rec)}`;
+    for (const [id, rec] of Object.entries(data[name])) {
+      buf += `${first ? '\n' : ',\n'}${JSON.stringify(id)}:${JSON.stringify(rec)}`;
       first = false;
       if (buf.length > 1 << 20) {
         await write(buf);
         buf = '';
       }
     }
-    await write(`${buf}}`);
+    await write(`${buf}\n}${i === names.length - 1 ? '' : ','}\n`);
   }
-  await write('}');
+  await write('}\n');
   await new Promise((resolve, reject) => out.end((e) => (e ? reject(e) : resolve())));
   return file;
 }

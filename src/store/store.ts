@@ -3,12 +3,16 @@
 // one; if it throws, its undo log restores every record and index it touched. Its ops then
 // join the next group commit: all ops gathered while a write is under way go out together in
 // one log append, and each caller is answered only when the append holding its ops is done.
+// The large collections keep their records packed (packed.ts); their `data[...]` is a view that
+// reads like a plain object. Compaction runs beside the appends, never in front of them.
 import { randomBytes } from 'node:crypto';
 import { Low, Memory } from 'lowdb';
+import { Codec } from './codec.js';
 import { COLLECTIONS, emptyData, SCHEMA_VERSION, type CollectionName, type Data, type EntityOf, type Meta } from './model.js';
 import { Indexes } from './indexes.js';
-import type { Op } from './ops.js';
-import { StoreFileError, WalAdapter, type LogAdapter } from './wal-adapter.js';
+import { applyOp, type Op } from './ops.js';
+import { PackedCollection, packedOf } from './packed.js';
+import { StoreFileError, WalAdapter, type LoadSink, type LogAdapter } from './wal-adapter.js';
 
 export interface Tx {
   readonly data: Readonly<Data>;
@@ -21,13 +25,19 @@ export interface Tx {
   nextSeq(): number;
 }
 
+/** The collections that grow with use: packed in memory (about a fifth of the size of objects). */
+export const PACKED_COLLECTIONS: readonly CollectionName[] = ['transactions', 'ledger', 'idempotency', 'events', 'deliveries'];
+
 class MemoryLog implements LogAdapter {
   #inner = new Memory<Data>();
   read = () => this.#inner.read();
   write = (data: Data) => this.#inner.write(data);
+  load = async () => ({ compact: false });
   append = async () => undefined;
+  compact = async () => ({ done: Promise.resolve() });
   logBytes = () => 0;
   snapshotBytes = () => 0;
+  quiesce = async () => undefined;
   close = async () => undefined;
 }
 
@@ -38,23 +48,42 @@ export interface StoreOptions {
   now: () => string;
 }
 
+/** `data` with its large collections packed (records moved, never shared with the plain object). */
+function adopt(plain: Data, codec: Codec): Data {
+  const data = { ...plain } as Data;
+  for (const c of COLLECTIONS) {
+    const source = (plain[c] ?? {}) as Record<string, unknown>;
+    if (!PACKED_COLLECTIONS.includes(c)) {
+      (data as unknown as Record<string, unknown>)[c] = source;
+      continue;
+    }
+    if (packedOf(source)) continue;
+    const coll = new PackedCollection(codec);
+    for (const [id, record] of Object.entries(source)) coll.set(id, record);
+    (data as unknown as Record<string, unknown>)[c] = coll.view;
+  }
+  return data;
+}
+
 export class Store {
   data: Data;
   ix: Indexes;
   readonly file: string | null;
   #db: Low<Data>;
   #adapter: LogAdapter;
-  #pending: Op[] = [];
+  /** log lines (one per applied change) not yet appended */
+  #pending: string[] = [];
   #waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   #writing: Promise<void> | null = null;
+  #compacting: Promise<void> | null = null;
   #failed: unknown = null;
   #listeners: (() => void)[] = [];
 
-  private constructor(db: Low<Data>, adapter: LogAdapter, file: string | null) {
+  private constructor(db: Low<Data>, adapter: LogAdapter, file: string | null, ix: Indexes) {
     this.#db = db;
     this.#adapter = adapter;
     this.data = db.data;
-    this.ix = Indexes.build(this.data);
+    this.ix = ix;
     this.file = file;
   }
 
@@ -62,15 +91,57 @@ export class Store {
   static async open(opts: StoreOptions): Promise<Store> {
     const adapter: LogAdapter = opts.file ? new WalAdapter(opts.file, opts.fsync ?? true) : new MemoryLog();
     const fresh = emptyData(randomBytes(32).toString('hex'), opts.now());
-    const db = new Low<Data>(adapter, fresh);
-    await db.read();
-    const version = db.data.meta.schemaVersion;
+    let data = adopt(fresh, new Codec());
+    let ix = new Indexes();
+    const coll = (c: string) => (data as unknown as Record<string, Record<string, unknown>>)[c] ?? ((data as unknown as Record<string, unknown>)[c] = {});
+    const packed = (c: string) => packedOf(coll(c));
+    const current = (c: string, id: string) => {
+      const p = packed(c);
+      return p ? p.get(id) : Object.hasOwn(coll(c), id) ? coll(c)[id] : undefined;
+    };
+    // records arrive one at a time and are packed at once: the store is never held twice over
+    const sink: LoadSink = {
+      meta: (meta) => {
+        data.meta = meta;
+      },
+      record: (c, id, value) => {
+        const p = packed(c);
+        if (p) p.set(id, value);
+        else coll(c)[id] = value;
+        ix.update(c as CollectionName, undefined, value as never);
+      },
+      reset: () => {
+        data = adopt(emptyData(fresh.meta.signingSecret, fresh.meta.createdAt), new Codec());
+        ix = new Indexes();
+      },
+      op: (op: Op) => {
+        if ('meta' in op) return applyOp(data, op);
+        const before = current(op.c, op.id);
+        const p = packed(op.c);
+        if ('del' in op) {
+          if (p) p.delete(op.id);
+          else delete coll(op.c)[op.id];
+        } else if (p) p.set(op.id, op.v);
+        else coll(op.c)[op.id] = op.v;
+        ix.update(op.c, before as never, ('del' in op ? undefined : op.v) as never);
+      },
+    };
+    let loaded: { compact: boolean };
+    try {
+      loaded = await adapter.load(sink);
+    } catch (e) {
+      await adapter.close();
+      throw e;
+    }
+    const version = data.meta?.schemaVersion;
     if (typeof version !== 'number' || version > SCHEMA_VERSION) {
+      await adapter.close();
       throw new StoreFileError(opts.file ?? 'memory', `schema version ${String(version)} is not supported by this build (${SCHEMA_VERSION})`);
     }
-    for (const c of COLLECTIONS) db.data[c] ??= {};
-    const store = new Store(db, adapter, opts.file);
-    await db.write(); // compaction at start: the log replayed into a fresh snapshot
+    const db = new Low<Data>(adapter, data);
+    const store = new Store(db, adapter, opts.file, ix);
+    // the log replayed into a fresh snapshot, or a first snapshot for a new store
+    if (loaded.compact) await (await adapter.compact(data)).done;
     return store;
   }
 
@@ -95,32 +166,43 @@ export class Store {
     const undo: (() => void)[] = [];
     const data = this.data;
     const ix = this.ix;
+    const plain = (c: CollectionName) => data[c] as Record<string, unknown>;
     const tx: Tx = {
       data,
       ix,
-      get: (c, id) => (Object.hasOwn(data[c], id) ? (data[c][id] as EntityOf<typeof c>) : undefined),
+      get: (c, id) => {
+        const p = packedOf(data[c]);
+        if (p) return p.get(id) as EntityOf<typeof c> | undefined;
+        return Object.hasOwn(data[c], id) ? (data[c][id] as EntityOf<typeof c>) : undefined;
+      },
       put: (c, record) => {
-        const coll = data[c] as Record<string, unknown>;
         const id = (record as { id: string }).id;
-        const had = Object.hasOwn(coll, id);
-        const before = coll[id] as EntityOf<typeof c> | undefined;
-        coll[id] = record;
+        const p = packedOf(data[c]);
+        const before = tx.get(c, id);
+        const had = before !== undefined || (!p && Object.hasOwn(plain(c), id));
+        if (p) p.set(id, record); // throws, storing nothing, for a value the log could not hold
+        else plain(c)[id] = record;
         ix.update(c, before, record);
         undo.push(() => {
-          if (had) coll[id] = before;
-          else delete coll[id];
+          if (p) {
+            if (had) p.set(id, before);
+            else p.delete(id);
+          } else if (had) plain(c)[id] = before;
+          else delete plain(c)[id];
           ix.update(c, record, before);
         });
         ops.push({ c, id, v: record });
       },
       remove: (c, id) => {
-        const coll = data[c] as Record<string, unknown>;
-        if (!Object.hasOwn(coll, id)) return;
-        const before = coll[id] as EntityOf<typeof c>;
-        delete coll[id];
+        const p = packedOf(data[c]);
+        const before = tx.get(c, id);
+        if (before === undefined && (p || !Object.hasOwn(plain(c), id))) return;
+        if (p) p.delete(id);
+        else delete plain(c)[id];
         ix.update(c, before, undefined);
         undo.push(() => {
-          coll[id] = before;
+          if (p) p.set(id, before);
+          else plain(c)[id] = before;
           ix.update(c, undefined, before);
         });
         ops.push({ c, id, del: 1 });
@@ -142,7 +224,8 @@ export class Store {
     try {
       const result = fn(tx);
       if (result instanceof Promise) throw new Error('a store mutation must be synchronous');
-      for (const op of ops) this.#pending.push(op);
+      // serialized now, inside the change: a value the log cannot hold undoes this change only
+      if (ops.length > 0) this.#pending.push(JSON.stringify(ops));
       if (ops.length > 0) for (const l of this.#listeners) l();
       return result;
     } catch (e) {
@@ -161,6 +244,12 @@ export class Store {
     });
   }
 
+  /** Resolves once nothing is being written: appends and any compaction under way (tests, tools). */
+  async idle(): Promise<void> {
+    await this.#drain();
+    await this.#compacting;
+  }
+
   /** Called after each applied change (the webhook dispatcher listens). */
   onChange(listener: () => void): void {
     this.#listeners.push(listener);
@@ -168,18 +257,18 @@ export class Store {
 
   /** Replaces the whole data (reset). The caller has already moved the old file aside. */
   async replace(data: Data): Promise<void> {
-    await this.#drain();
-    // the files may have been moved aside: reopen the log at its path instead of writing into the moved one
-    await this.#adapter.close();
-    this.data = data;
-    this.#db.data = data;
-    this.ix = Indexes.build(data);
-    await this.#db.write();
+    await this.idle();
+    // the files may have been moved aside: the log is reopened at its path, never written into the moved one
+    await this.#adapter.quiesce();
+    this.data = adopt(data, new Codec());
+    this.#db.data = this.data;
+    this.ix = Indexes.build(this.data);
+    await (await this.#adapter.compact(this.data)).done;
   }
 
   async close(): Promise<void> {
-    await this.#drain();
-    if (!this.#failed) await this.#db.write();
+    await this.idle();
+    if (!this.#failed && this.#adapter.logBytes() > 0) await (await this.#adapter.compact(this.data)).done;
     await this.#adapter.close();
   }
 
@@ -202,14 +291,14 @@ export class Store {
 
   async #writeLoop(): Promise<void> {
     while (this.#pending.length > 0 || this.#waiters.length > 0) {
-      const ops = this.#pending;
+      const lines = this.#pending;
       const waiters = this.#waiters;
       this.#pending = [];
       this.#waiters = [];
       try {
-        await this.#adapter.append(ops);
-        if (this.#shouldCompact()) await this.#db.write();
+        await this.#adapter.append(lines);
         for (const w of waiters) w.resolve();
+        if (this.#shouldCompact()) await this.#startCompaction();
       } catch (e) {
         // A write that failed leaves memory ahead of disk: refuse every later change loudly.
         this.#failed = e;
@@ -220,7 +309,21 @@ export class Store {
     }
   }
 
+  /** Rotates the log and captures the data now; the snapshot is then written beside the appends. */
+  async #startCompaction(): Promise<void> {
+    const { done } = await this.#adapter.compact(this.data);
+    const running: Promise<void> = done.then(
+      () => undefined,
+      (e: unknown) => console.error('[pix-sandbox] compaction failed (the log keeps every change; it will be retried):', e),
+    );
+    this.#compacting = running;
+    void running.then(() => {
+      if (this.#compacting === running) this.#compacting = null;
+    });
+  }
+
   #shouldCompact(): boolean {
+    if (this.#compacting) return false;
     const log = this.#adapter.logBytes();
     return log > 64 * 1024 * 1024 || (log > 4 * 1024 * 1024 && log > 2 * this.#adapter.snapshotBytes());
   }

@@ -1,14 +1,23 @@
-// A lowdb adapter that keeps the store as a JSON snapshot (`db.json`, written atomically by
-// lowdb's TextFile) plus a write-ahead log beside it (`db.json.wal`, one JSON line per group
-// commit). A commit appends only what changed, so its cost does not grow with the store;
-// the snapshot is rewritten (compaction) at start-up and when the log outgrows it.
-// Replaying the log is idempotent (each op carries the whole record), so a crash between
-// writing a snapshot and truncating the log loses nothing and duplicates nothing.
-import { open, rename, stat, readFile, type FileHandle } from 'node:fs/promises';
-import { TextFile } from 'lowdb/node';
+// A lowdb adapter that keeps the store as a JSON snapshot (`db.json`, one record per line, see
+// snapshot.ts) plus a write-ahead log beside it (`db.json.wal`, one JSON line per group commit).
+// A commit appends only what changed, so its cost does not grow with the store.
+//
+// Compaction (at start when there was a log, when the log outgrows the snapshot, at close, at
+// reset) never holds up commits: the log is rotated (`db.json.wal` → `db.json.wal.<k>`, appends
+// continue in a new `db.json.wal`), the contents are captured at that instant, and the snapshot
+// is streamed to a temporary file and renamed over db.json with `"_wal": k`: it covers logs up to
+// k, which are then deleted. At start, the snapshot is read and only the logs it does not cover
+// are replayed (rotated ones by number, then the current one). A crash at any point leaves either
+// the old snapshot with every log after it, or the new one with the logs after it: never a
+// replay of changes older than the snapshot on top of it.
+// Replaying is idempotent (each op carries the whole record); a torn last line (a crash in the
+// middle of an append that was never acknowledged) is dropped.
+import { open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import type { Adapter } from 'lowdb';
-import type { Data } from './model.js';
+import { emptyData, type Data } from './model.js';
 import { applyOp, type Op } from './ops.js';
+import { captureOf, readSnapshot, SnapshotFormatError, writeSnapshot, type SnapshotSink, type SnapshotSource } from './snapshot.js';
 
 export class StoreFileError extends Error {
   constructor(
@@ -19,69 +28,129 @@ export class StoreFileError extends Error {
   }
 }
 
+/** What a store is rebuilt from: the snapshot's records, then the logged ops after it. */
+export interface LoadSink extends SnapshotSink {
+  op(op: Op): void;
+}
+
 export interface LogAdapter extends Adapter<Data> {
-  /** make one batch of ops durable */
-  append(ops: readonly Op[]): Promise<void>;
-  /** bytes appended since the last snapshot */
+  /** reads the snapshot and replays the logs into `sink`; `compact` says whether a fresh snapshot is due */
+  load(sink: LoadSink): Promise<{ compact: boolean }>;
+  /** makes changes durable: each a JSON array of ops; one call, one log line */
+  append(batches: readonly string[]): Promise<void>;
+  /** rotates the log now and captures `data`; `done` settles when the new snapshot is in place */
+  compact(data: Data): Promise<{ done: Promise<void> }>;
+  /** bytes appended since the last rotation */
   logBytes(): number;
   snapshotBytes(): number;
+  /** waits for a compaction under way and releases the log file (before files are moved aside) */
+  quiesce(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** The adapter of each open data file, so that moving the file aside can first let it settle. */
+const adapters = new Map<string, WalAdapter>();
+
 export class WalAdapter implements LogAdapter {
   readonly walFile: string;
-  #snapshot: TextFile;
   #wal: FileHandle | null = null;
   #logBytes = 0;
   #snapshotBytes = 0;
+  /** number of the last rotated log */
+  #gen = 0;
+  #compaction: Promise<void> | null = null;
 
   constructor(
     readonly file: string,
     private readonly fsync = true,
   ) {
     this.walFile = `${file}.wal`;
-    this.#snapshot = new TextFile(file);
   }
 
+  /** lowdb's read: the whole store as plain objects (tools and tests; the Store uses load()). */
   async read(): Promise<Data | null> {
-    const text = await this.#snapshot.read();
     let data: Data | null = null;
-    if (text !== null) {
-      try {
-        data = JSON.parse(text) as Data;
-      } catch (e) {
-        throw new StoreFileError(this.file, `it is not valid JSON (${(e as Error).message})`);
-      }
-      if (!data || typeof data !== 'object' || !data.meta || typeof data.meta !== 'object') {
-        throw new StoreFileError(this.file, 'it is not a pix-sandbox store (no "meta" object)');
-      }
-      this.#snapshotBytes = text.length;
-    }
-    const log = await readLog(this.walFile);
-    if (log.length > 0 && data === null) {
-      throw new StoreFileError(this.file, `it is missing while its log ${this.walFile} exists`);
-    }
-    if (data) for (const ops of log) for (const op of ops) applyOp(data, op);
+    const sink: LoadSink = {
+      meta: (meta) => {
+        data ??= emptyData('', '');
+        data.meta = meta;
+      },
+      record: (c, id, value) => {
+        ((data as unknown as Record<string, Record<string, unknown>>)[c] ??= {})[id] = value;
+      },
+      reset: () => {
+        data = null;
+      },
+      op: (op) => applyOp(data!, op),
+    };
+    await this.load(sink);
     return data;
   }
 
-  /** Compaction: a full snapshot, then an empty log. Callers make sure no append runs meanwhile. */
-  async write(data: Data): Promise<void> {
-    const text = JSON.stringify(data);
-    await this.#snapshot.write(text);
-    this.#snapshotBytes = text.length;
-    const wal = await this.#handle();
-    await wal.truncate(0);
-    this.#logBytes = 0;
+  async load(sink: LoadSink): Promise<{ compact: boolean }> {
+    let snap: Awaited<ReturnType<typeof readSnapshot>>;
+    try {
+      snap = await readSnapshot(this.file, sink);
+    } catch (e) {
+      if (e instanceof SnapshotFormatError) throw new StoreFileError(this.file, e.message);
+      throw e;
+    }
+    const rotated = await this.#rotatedLogs();
+    const covered = snap?.wal ?? 0;
+    const logs = [...rotated.filter((r) => r.n > covered).map((r) => r.file), this.walFile];
+    let logged = rotated.length > 0;
+    for (const log of logs) {
+      const batches = await readLog(log);
+      if (batches.length > 0 || (await sizeOf(log)) > 0) logged = true;
+      if (batches.length > 0 && !snap) throw new StoreFileError(this.file, `it is missing while its log ${log} exists`);
+      for (const ops of batches) for (const op of ops) sink.op(op);
+    }
+    this.#gen = Math.max(covered, ...rotated.map((r) => r.n));
+    this.#snapshotBytes = snap?.bytes ?? 0;
+    return { compact: !snap || snap.layout === 'whole' || logged };
   }
 
-  async append(ops: readonly Op[]): Promise<void> {
-    if (ops.length === 0) return;
-    const line = `${JSON.stringify(ops)}\n`;
+  /** Compaction as lowdb sees it: the whole data written, waiting until it is in place. */
+  async write(data: Data): Promise<void> {
+    await (await this.compact(data)).done;
+  }
+
+  async compact(data: Data): Promise<{ done: Promise<void> }> {
+    adapters.set(path.resolve(this.file), this); // the adapter that writes this file (a reader only reads)
+    await this.#compaction; // one at a time
+    const k = ++this.#gen;
+    const source: SnapshotSource = captureOf(data as unknown as Record<string, unknown>, k);
+    // from here on, appends go to a new log; the rotated one is covered by the snapshot being written
+    await this.#wal?.close();
+    this.#wal = null;
+    await rename(this.walFile, `${this.walFile}.${k}`).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+    this.#logBytes = 0;
+    await this.#handle(); // the new, empty log exists from now on
+    const done = (async () => {
+      this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
+      for (const r of await this.#rotatedLogs()) if (r.n <= k) await unlink(r.file).catch(() => undefined);
+    })();
+    const settled: Promise<void> = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#compaction = settled;
+    void settled.then(() => {
+      if (this.#compaction === settled) this.#compaction = null;
+    });
+    return { done };
+  }
+
+  /** `batches` are JSON arrays of ops (one per change); one append writes them as one line. */
+  async append(batches: readonly string[]): Promise<void> {
+    if (batches.length === 0) return;
+    const text = batches.length === 1 ? `${batches[0]}\n` : `[${batches.map((b) => b.slice(1, -1)).join(',')}]\n`;
     const wal = await this.#handle();
-    await wal.write(line);
+    await wal.write(text);
     if (this.fsync) await wal.datasync();
-    this.#logBytes += line.length;
+    this.#logBytes += text.length;
   }
 
   logBytes(): number {
@@ -92,18 +161,42 @@ export class WalAdapter implements LogAdapter {
     return this.#snapshotBytes;
   }
 
-  async close(): Promise<void> {
+  async quiesce(): Promise<void> {
+    await this.#compaction;
     await this.#wal?.close();
     this.#wal = null;
+  }
+
+  async close(): Promise<void> {
+    await this.quiesce();
+    if (adapters.get(path.resolve(this.file)) === this) adapters.delete(path.resolve(this.file));
   }
 
   async #handle(): Promise<FileHandle> {
     this.#wal ??= await open(this.walFile, 'a');
     return this.#wal;
   }
+
+  async #rotatedLogs(): Promise<{ n: number; file: string }[]> {
+    const dir = path.dirname(this.walFile);
+    const base = `${path.basename(this.walFile)}.`;
+    const names = await readdir(dir).catch(() => [] as string[]);
+    return names
+      .filter((f) => f.startsWith(base) && /^\d+$/.test(f.slice(base.length)))
+      .map((f) => ({ n: Number(f.slice(base.length)), file: path.join(dir, f) }))
+      .sort((a, b) => a.n - b.n);
+  }
 }
 
-/** Parses the log; a torn last line (a crash mid-append, never acknowledged) is dropped. */
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Parses a log; a torn last line (a crash mid-append, never acknowledged) is dropped. */
 async function readLog(file: string): Promise<Op[][]> {
   let text: string;
   try {
@@ -126,8 +219,9 @@ async function readLog(file: string): Promise<Op[][]> {
   return batches;
 }
 
-/** Moves a data file (and its log) aside, as reset does before it starts afresh. */
+/** Moves a data file (and its logs) aside, as reset does before it starts afresh. */
 export async function moveAside(file: string, suffix: string): Promise<string | null> {
+  await adapters.get(path.resolve(file))?.quiesce();
   try {
     await stat(file);
   } catch {
@@ -135,6 +229,11 @@ export async function moveAside(file: string, suffix: string): Promise<string | 
   }
   const target = `${file}.${suffix}.bak`;
   await rename(file, target);
-  await rename(`${file}.wal`, `${target}.wal`).catch(() => undefined);
+  const dir = path.dirname(file);
+  const base = `${path.basename(file)}.wal`;
+  for (const f of await readdir(dir).catch(() => [] as string[])) {
+    if (f === base || (f.startsWith(`${base}.`) && /^\d+$/.test(f.slice(base.length + 1))))
+      await rename(path.join(dir, f), `${target}${f.slice(path.basename(file).length)}`).catch(() => undefined);
+  }
   return target;
 }
