@@ -1,0 +1,150 @@
+// Compaction beside the appends, and what a crash at each of its steps leaves: the snapshot names
+// the last rotated log it covers, so a restart never replays older changes over a newer snapshot.
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LedgerEntry, Transfer } from '../../src/store/model.js';
+import { Store } from '../../src/store/store.js';
+import { moveAside } from '../../src/store/wal-adapter.js';
+
+let dir: string;
+let file: string;
+const now = () => '2030-01-01T00:00:00.000Z';
+const open = () => Store.open({ file, fsync: false, now });
+
+function transfer(id: string, status: Transfer['status']): Transfer {
+  return {
+    id,
+    type: 'CASH_OUT',
+    status,
+    accountId: 'acc',
+    merchantId: null,
+    amount: 100,
+    description: 'compaction',
+    details: { name: 'Ana', key: '52998224725', keyType: 'CPF' },
+    idempotencyKey: randomUUID(),
+    settleAt: now(),
+    createdAt: now(),
+    updatedAt: now(),
+  };
+}
+const entry = (id: string, txId: string): LedgerEntry => ({ id, from: 'account:acc', to: 'world', amount: 100, transactionId: txId, kind: 'CASH_OUT', at: now() });
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pix-compaction-'));
+  file = path.join(dir, 'db.json');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('compaction and crashes around it', () => {
+  it('a crash after the new snapshot is in place but before the covered log is deleted never replays that log over it', async () => {
+    const store = await open();
+    const id = randomUUID();
+    await store.commit((tx) => tx.put('transactions', transfer(id, 'PROCESSING')));
+    // keep a copy of the log that the next compaction covers, as if its deletion never happened
+    await copyFile(`${file}.wal`, path.join(dir, 'saved.wal'));
+    await store.commit((tx) => tx.put('transactions', transfer(id, 'FAILED')));
+    await store.close(); // compaction: the snapshot now holds FAILED
+    const snap = JSON.parse(await readFile(file, 'utf8'));
+    const covered = snap._wal as number;
+    expect(covered).toBeGreaterThan(0);
+    await copyFile(path.join(dir, 'saved.wal'), `${file}.wal.${covered}`);
+    const reopened = await open();
+    expect(reopened.data.transactions[id]!.status).toBe('FAILED');
+    expect(reopened.ix.openTransactions.has(id)).toBe(false);
+    await reopened.close();
+    expect((await readdir(dir)).filter((f) => /\.wal\.\d+$/.test(f))).toEqual([]);
+  });
+
+  it('a crash before the new snapshot is in place replays the rotated log and the new one, in order', async () => {
+    const store = await open();
+    const id = randomUUID();
+    await store.commit((tx) => tx.put('transactions', transfer(id, 'PROCESSING')));
+    const snap = JSON.parse(await readFile(file, 'utf8'));
+    // the rotation happened (the old log renamed), then the process died before writing the snapshot
+    await copyFile(`${file}.wal`, `${file}.wal.${(snap._wal as number) + 1}`);
+    await writeFile(`${file}.wal`, `${JSON.stringify([{ c: 'transactions', id, v: transfer(id, 'COMPLETED') }])}\n`);
+    const reopened = await open();
+    expect(reopened.data.transactions[id]!.status).toBe('COMPLETED');
+    await reopened.close();
+    await store.close().catch(() => undefined);
+  });
+
+  it('keeps answering commits while a large snapshot is written, and loses none of them', async () => {
+    const store = await open();
+    const ids: string[] = [];
+    await store.commit((tx) => {
+      for (let i = 0; i < 20_000; i++) {
+        const id = randomUUID();
+        ids.push(id);
+        tx.put('transactions', transfer(id, 'COMPLETED'));
+        tx.put('ledger', entry(randomUUID(), id));
+      }
+    });
+    // that log is past twice the snapshot: a compaction started (the log was rotated) and runs beside these
+    expect(store.stats().logBytes).toBe(0);
+    const during: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const id = randomUUID();
+      during.push(id);
+      await store.commit((tx) => tx.put('transactions', transfer(id, 'PROCESSING')));
+    }
+    await store.idle();
+    expect(store.stats().snapshotBytes).toBeGreaterThan(5_000_000);
+    const reopened = await open();
+    for (const id of [...ids.slice(0, 50), ...during]) expect(reopened.data.transactions[id], id).toBeDefined();
+    expect(Object.keys(reopened.data.transactions)).toHaveLength(ids.length + during.length);
+    expect(reopened.ix.balance('account:acc')).toBe(-100 * ids.length);
+    await reopened.close();
+    await store.close();
+  });
+
+  it('refuses a change the log could not hold, and goes on working', async () => {
+    const store = await open();
+    const id = randomUUID();
+    await expect(store.commit((tx) => tx.put('transactions', { ...transfer(id, 'PROCESSING'), amount: 1n as unknown as number }))).rejects.toThrow();
+    await expect(store.commit((tx) => tx.put('merchants', { id: 'm', odd: 2n } as never))).rejects.toThrow();
+    expect(store.data.transactions[id]).toBeUndefined();
+    expect(store.data.merchants.m).toBeUndefined();
+    await store.commit((tx) => tx.put('transactions', transfer(id, 'PROCESSING')));
+    await store.close();
+    const reopened = await open();
+    expect(reopened.data.transactions[id]!.status).toBe('PROCESSING');
+    await reopened.close();
+  });
+
+  it('reads a snapshot written whole (one line, any JSON layout) as well as its own', async () => {
+    const id = randomUUID();
+    const data = {
+      meta: { schemaVersion: 1, signingSecret: 's', clockOffsetMs: 0, seq: 1, createdAt: now() },
+      accounts: {},
+      transactions: { [id]: transfer(id, 'COMPLETED') },
+      ledger: { e1: entry('e1', id) },
+    };
+    await writeFile(file, JSON.stringify(data, null, 2));
+    const store = await open();
+    expect(store.data.transactions[id]!.status).toBe('COMPLETED');
+    expect(store.ix.balance('account:acc')).toBe(-100);
+    await store.close();
+    // rewritten in its own layout: one record per line, still plain JSON
+    const text = await readFile(file, 'utf8');
+    expect(text.split('\n').some((l) => l.startsWith(`"${id}":`))).toBe(true);
+    expect(JSON.parse(text).transactions[id].status).toBe('COMPLETED');
+  });
+
+  it('moving the files aside (reset) waits for a compaction under way and takes every log along', async () => {
+    const store = await open();
+    await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
+    const moved = await moveAside(file, 'test');
+    expect(moved).toBe(`${file}.test.bak`);
+    const names = await readdir(dir);
+    expect(names).toContain('db.json.test.bak');
+    expect(names).toContain('db.json.test.bak.wal');
+    expect(names.filter((n) => n.startsWith('db.json') && !n.includes('.bak'))).toEqual([]);
+    await store.close();
+  });
+});
