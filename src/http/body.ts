@@ -36,12 +36,17 @@ const hasBody = (req: Request): boolean =>
 /** Parses JSON bodies; `allowForm` also accepts application/x-www-form-urlencoded. */
 export function parseBody(allowForm = false): RequestHandler {
   return (req, res, next) => {
+    // the body as the client sent it, before validation fills in defaults: the journal keeps it
+    const parsed = (err?: unknown) => {
+      if (!err) (res.locals.onBody as ((body: unknown) => void) | undefined)?.(req.body);
+      next(err);
+    };
     if (!hasBody(req)) {
       req.body = {};
-      return next();
+      return parsed();
     }
-    if (req.is('application/json') || req.is('application/*+json')) return jsonWithDepth(req, res, next);
-    if (allowForm && req.is('application/x-www-form-urlencoded')) return form(req, res, next);
+    if (req.is('application/json') || req.is('application/*+json')) return jsonWithDepth(req, res, parsed);
+    if (allowForm && req.is('application/x-www-form-urlencoded')) return form(req, res, parsed);
     const accepted = allowForm ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
     next(new SandboxError('UNSUPPORTED_MEDIA_TYPE', `the request body must be ${accepted} (got ${req.get('content-type') ?? 'no Content-Type'})`));
   };

@@ -110,6 +110,12 @@ export interface RawEntry {
   contentType: string | undefined;
 }
 
+/** At most MAX_CAPTURE_BYTES of an answer, kept as it came (no copy when it is small). */
+function clip(chunk: string | Buffer, encoding: unknown): Buffer {
+  const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  return buf.length > MAX_CAPTURE_BYTES ? Buffer.from(buf.subarray(0, MAX_CAPTURE_BYTES)) : buf;
+}
+
 function present(seq: number, e: RawEntry): JournalEntry {
   return {
     seq,
@@ -195,39 +201,17 @@ export function journalStage(ctx: AppContext): RequestHandler {
     if (journal.capacity === 0 || !JOURNALED.test(req.path)) return next();
     const started = performance.now();
     const at = ctx.clock.nowIso();
-    // the body as the client sent it: copied when the parser sets it, before validation fills in defaults
-    let body: unknown;
+    // parseBody hands over the body as the client sent it, before validation fills in defaults;
+    // redacted now, not when listed: the copy is bounded (MAX_NODES), the client's body may not be
     let sent: unknown;
-    Object.defineProperty(req, 'body', {
-      configurable: true,
-      enumerable: true,
-      get: () => body,
-      set: (v: unknown) => {
-        body = v;
-        // redacted now, not when listed: the copy is bounded (MAX_NODES), the client's body may not be
-        sent = v === undefined ? null : redact(v);
-      },
-    });
-    const chunks: Buffer[] = [];
-    let captured = 0;
-    const capture = (chunk: unknown, encoding?: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === 'function' || captured >= MAX_CAPTURE_BYTES) return;
-      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-      const kept = buf.length > MAX_CAPTURE_BYTES - captured ? Buffer.from(buf.subarray(0, MAX_CAPTURE_BYTES - captured)) : buf;
-      captured += kept.length;
-      chunks.push(kept);
+    res.locals.onBody = (v: unknown) => {
+      sent = v === undefined ? null : redact(v);
     };
-    const write = res.write.bind(res) as (...a: unknown[]) => boolean;
-    const end = res.end.bind(res) as (...a: unknown[]) => typeof res;
-    (res as unknown as { write: (...a: unknown[]) => boolean }).write = (...a: unknown[]) => {
-      capture(a[0], a[1]);
-      return write(...a);
-    };
-    (res as unknown as { end: (...a: unknown[]) => typeof res }).end = (...a: unknown[]) => {
-      capture(a[0], a[1]);
-      return end(...a);
-    };
-    res.on('finish', () => {
+    // Journaled paths answer with res.json/res.send, which hand the whole body to one end() call:
+    // the entry is recorded there, keeping the chunk as it is (converted when the journal is listed).
+    const end = res.end;
+    res.end = function journaledEnd(this: typeof res, ...a: unknown[]) {
+      const [chunk, encoding] = a;
       journal.add({
         at,
         method: req.method,
@@ -237,10 +221,11 @@ export function journalStage(ctx: AppContext): RequestHandler {
         requestId: String(res.locals.requestId ?? ''),
         headers: req.headers,
         body: sent,
-        response: chunks,
+        response: typeof chunk === 'string' || Buffer.isBuffer(chunk) ? [clip(chunk, encoding)] : [],
         contentType: res.getHeader('content-type')?.toString(),
       });
-    });
+      return (end as (...args: unknown[]) => typeof res).apply(this, a);
+    } as typeof res.end;
     next();
   };
 }
