@@ -85,8 +85,7 @@ describe('compaction and crashes around it', () => {
         tx.put('ledger', entry(randomUUID(), id));
       }
     });
-    // that log is past twice the snapshot: a compaction started (the log was rotated) and runs beside these
-    expect(store.stats().logBytes).toBe(0);
+    // that log is past twice the snapshot: a compaction starts, and these commits go on beside it
     const during: string[] = [];
     for (let i = 0; i < 200; i++) {
       const id = randomUUID();
