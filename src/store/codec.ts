@@ -5,7 +5,6 @@
 // What makes it small: keys are stored once per shape (the list of keys of an object), UUIDs as
 // 16 bytes, ISO timestamps as 6, strings that repeat (statuses, account refs, names) as an index
 // into a table, and the record's own id, repeated inside it, as one byte.
-// The packed form is a one-byte string (every char is a byte), cheap for V8 to hold and compare.
 // The tables belong to one Codec: a packed value means nothing without the Codec that made it.
 
 const T_NULL = 0;
@@ -36,7 +35,7 @@ const MAX_SHAPES = 16_384;
 const MAX_DEPTH = 100;
 const MAX_DATE_MS = 2 ** 48 - 1;
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const EMPTY = Buffer.alloc(0);
 const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
 
@@ -50,24 +49,40 @@ export class Codec {
   #buf = Buffer.allocUnsafe(4096);
   #pos = 0;
   #key: string | undefined;
-  #in = '';
+  #in: Buffer = Buffer.alloc(0);
   #p = 0;
 
   /** Packs a JSON-like value; `key` (the record's id) is written as one byte wherever the value repeats it. */
   encode(value: unknown, key?: string): string {
+    const n = this.encodeBytes(value, key);
+    return this.#buf.toString('latin1', 0, n);
+  }
+
+  /** Packs into the codec's own buffer (valid until the next call): returns it and the length used. */
+  encodeBytes(value: unknown, key?: string): number {
     this.#pos = 0;
     this.#key = key;
     this.#value(value, 0);
-    return this.#buf.toString('latin1', 0, this.#pos);
+    return this.#pos;
+  }
+
+  /** The buffer `encodeBytes` wrote into. */
+  get output(): Buffer {
+    return this.#buf;
   }
 
   /** The value `encode` was given (a fresh copy each time). */
   decode(packed: string, key?: string): unknown {
-    this.#in = packed;
-    this.#p = 0;
+    return this.decodeBytes(Buffer.from(packed, 'latin1'), 0, key);
+  }
+
+  /** The value packed at `start` in `bytes`. */
+  decodeBytes(bytes: Buffer, start: number, key?: string): unknown {
+    this.#in = bytes;
+    this.#p = start;
     this.#key = key;
     const v = this.#read();
-    this.#in = '';
+    this.#in = EMPTY;
     return v;
   }
 
@@ -254,7 +269,7 @@ export class Codec {
     let n = 0;
     let mul = 1;
     for (;;) {
-      const b = this.#in.charCodeAt(this.#p++);
+      const b = this.#in[this.#p++]!;
       n += (b & 0x7f) * mul;
       if (b < 0x80) return n;
       mul *= 0x80;
@@ -262,19 +277,13 @@ export class Codec {
   }
 
   #readUuid(): string {
-    const s = this.#in;
-    let p = this.#p;
-    let out = '';
-    for (let i = 0; i < 16; i++) {
-      out += HEX[s.charCodeAt(p++)];
-      if (i === 3 || i === 5 || i === 7 || i === 9) out += '-';
-    }
-    this.#p = p;
-    return out;
+    const id = uuidFromBytes(this.#in, this.#p);
+    this.#p += 16;
+    return id;
   }
 
   #read(): unknown {
-    const tag = this.#in.charCodeAt(this.#p++);
+    const tag = this.#in[this.#p++];
     switch (tag) {
       case T_NULL:
         return null;
@@ -289,20 +298,20 @@ export class Codec {
       case T_NEGINT:
         return -this.#readVarint();
       case T_FLOAT: {
-        const b = Buffer.from(this.#in.slice(this.#p, this.#p + 8), 'latin1');
+        const d = this.#in.readDoubleLE(this.#p);
         this.#p += 8;
-        return b.readDoubleLE(0);
+        return d;
       }
       case T_LATIN1: {
         const n = this.#readVarint();
-        const s = this.#in.slice(this.#p, this.#p + n);
+        const s = this.#in.toString('latin1', this.#p, this.#p + n);
         this.#p += n;
         return s;
       }
       case T_UTF16: {
         const n = this.#readVarint();
         const codes = new Array<number>(n);
-        for (let i = 0; i < n; i++, this.#p += 2) codes[i] = this.#in.charCodeAt(this.#p) | (this.#in.charCodeAt(this.#p + 1) << 8);
+        for (let i = 0; i < n; i++, this.#p += 2) codes[i] = this.#in[this.#p]! | (this.#in[this.#p + 1]! << 8);
         let out = '';
         for (let i = 0; i < n; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
         return out;
@@ -313,7 +322,7 @@ export class Codec {
         return this.#readUuid();
       case T_DATE: {
         let ms = 0;
-        for (let i = 0; i < 6; i++) ms = ms * 256 + this.#in.charCodeAt(this.#p++);
+        for (let i = 0; i < 6; i++) ms = ms * 256 + this.#in[this.#p++]!;
         return new Date(ms).toISOString();
       }
       case T_KEY:
@@ -347,6 +356,21 @@ export class Codec {
     }
     throw new Error(`packed record is corrupt (tag ${tag} at ${this.#p - 1})`);
   }
+}
+
+const uuidText = Buffer.alloc(36);
+const HEX_CODES = new TextEncoder().encode('0123456789abcdef');
+
+/** The canonical text of the 16 bytes at `start`: one flat string (ids are kept by indexes and callers). */
+export function uuidFromBytes(bytes: Uint8Array, start: number): string {
+  let o = 0;
+  for (let i = 0; i < 16; i++) {
+    const b = bytes[start + i]!;
+    uuidText[o++] = HEX_CODES[b >> 4]!;
+    uuidText[o++] = HEX_CODES[b & 15]!;
+    if (i === 3 || i === 5 || i === 7 || i === 9) uuidText[o++] = 45; // '-'
+  }
+  return uuidText.toString('latin1');
 }
 
 /** A key set as an own data property, "__proto__" included (JSON.parse does the same). */

@@ -1,20 +1,25 @@
 // The large collections (transactions, ledger entries, idempotency records, webhook events and
-// deliveries) hold their records packed (codec.ts) in an insertion-ordered Map, and show the rest
-// of the sandbox a plain-object view of them: `data.transactions[id]`, `Object.values(...)`,
-// `Object.keys(...)`, `id in ...`, `for...in` and `JSON.stringify` all work as on an object whose
-// keys are in creation order. Each read decodes a fresh copy, so a record can only change
-// through the store (tx.put), as the store's contract already says.
-// UUID ids are kept as 16-byte keys; other ids as they are.
-import type { Codec } from './codec.js';
+// deliveries) hold their records packed (codec.ts) in an arena of 1 MiB buffers, found through an
+// insertion-ordered Map from id to position, and show the rest of the sandbox a plain-object view
+// of them: `data.transactions[id]`, `Object.values(...)`, `Object.keys(...)`, `id in ...`,
+// `for...in` and `JSON.stringify` all work as on an object whose keys are in creation order. Each
+// read decodes a fresh copy, so a record can only change through the store (tx.put), as the
+// store's contract already says.
+// Why an arena: the packed bytes live outside the JavaScript heap (no object per record for the
+// collector to visit, and the young generation does not grow while 100,000 records are loaded);
+// the Map holds a 16-byte key per UUID id and a number. A record that changes is written anew and
+// its old bytes become garbage; the arena is rewritten when garbage outweighs what is alive.
+import { uuidFromBytes, type Codec } from './codec.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** marks an id kept as it is, when it could be taken for a 16-byte key (never a byte itself) */
 const ESCAPE = '\u0100';
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const CHUNK = 1 << 20;
+const LENGTH_BYTES = 4;
 
-/** The Map key of an id: 16 one-byte chars for a lower-case UUID, the id itself otherwise. */
 const keyBytes = Buffer.alloc(16);
 
+/** The Map key of an id: 16 one-byte chars for a lower-case UUID, the id itself otherwise. */
 export function keyOf(id: string): string {
   if (id.length === 36 && UUID.test(id)) {
     let j = 0;
@@ -31,17 +36,65 @@ export function keyOf(id: string): string {
 export function idOf(key: string): string {
   if (key.startsWith(ESCAPE)) return key.slice(1);
   if (key.length !== 16) return key;
-  let id = '';
-  for (let i = 0; i < 16; i++) {
-    id += HEX[key.charCodeAt(i)];
-    if (i === 3 || i === 5 || i === 7 || i === 9) id += '-';
+  keyBytes.write(key, 0, 16, 'latin1');
+  return uuidFromBytes(keyBytes, 0);
+}
+
+/**
+ * Append-only storage of byte strings in 1 MiB chunks. A position is chunk × CHUNK + offset; each
+ * entry starts with its length. Chunks are never written twice, so positions taken earlier stay
+ * valid for whoever still holds the chunk list (a snapshot being written).
+ */
+class Arena {
+  chunks: Buffer[] = [];
+  #used = CHUNK; // no chunk yet: the first write opens one
+  live = 0;
+  garbage = 0;
+
+  append(src: Buffer, length: number): number {
+    const need = length + LENGTH_BYTES;
+    if (this.#used + need > (this.chunks.at(-1)?.length ?? 0)) {
+      this.chunks.push(Buffer.allocUnsafe(Math.max(CHUNK, need)));
+      this.#used = 0;
+    }
+    const ci = this.chunks.length - 1;
+    const chunk = this.chunks[ci]!;
+    const at = this.#used;
+    chunk.writeUInt32LE(length, at);
+    src.copy(chunk, at + LENGTH_BYTES, 0, length);
+    this.#used += need;
+    this.live += need;
+    return ci * CHUNK + at;
   }
-  return id;
+
+  /** The chunk and the start of the bytes at `pos`. */
+  locate(pos: number, chunks = this.chunks): [Buffer, number] {
+    const ci = Math.floor(pos / CHUNK);
+    return [chunks[ci]!, (pos % CHUNK) + LENGTH_BYTES];
+  }
+
+  sizeAt(pos: number): number {
+    const [chunk, start] = this.locate(pos);
+    return chunk.readUInt32LE(start - LENGTH_BYTES) + LENGTH_BYTES;
+  }
+
+  free(pos: number): void {
+    const n = this.sizeAt(pos);
+    this.live -= n;
+    this.garbage += n;
+  }
+
+  copyFrom(other: Arena, pos: number): number {
+    const [chunk, start] = other.locate(pos);
+    const length = chunk.readUInt32LE(start - LENGTH_BYTES);
+    return this.append(chunk.subarray(start, start + length), length);
+  }
 }
 
 export class PackedCollection<T = unknown> {
   readonly #codec: Codec;
-  readonly #map = new Map<string, string>();
+  readonly #map = new Map<string, number>();
+  #arena = new Arena();
   /** the plain-object view handed out as data[collection] */
   readonly view: Record<string, T>;
 
@@ -60,22 +113,30 @@ export class PackedCollection<T = unknown> {
   }
 
   get(id: string): T | undefined {
-    const packed = this.#map.get(keyOf(id));
-    return packed === undefined ? undefined : (this.#codec.decode(packed, id) as T);
+    const pos = this.#map.get(keyOf(id));
+    if (pos === undefined) return undefined;
+    const [chunk, start] = this.#arena.locate(pos);
+    return this.#codec.decodeBytes(chunk, start, id) as T;
   }
 
   /** Packs and stores the record; throws (storing nothing) for a value JSON cannot hold. */
   set(id: string, record: T): void {
-    const packed = this.#codec.encode(record, id);
-    this.#map.set(keyOf(id), packed);
+    const length = this.#codec.encodeBytes(record, id);
+    const key = keyOf(id);
+    const old = this.#map.get(key);
+    if (old !== undefined) this.#arena.free(old);
+    this.#map.set(key, this.#arena.append(this.#codec.output, length));
+    this.#tidy();
   }
 
   delete(id: string): boolean {
-    return this.#map.delete(keyOf(id));
-  }
-
-  clear(): void {
-    this.#map.clear();
+    const key = keyOf(id);
+    const old = this.#map.get(key);
+    if (old === undefined) return false;
+    this.#arena.free(old);
+    this.#map.delete(key);
+    this.#tidy();
+    return true;
   }
 
   *ids(): IterableIterator<string> {
@@ -83,21 +144,41 @@ export class PackedCollection<T = unknown> {
   }
 
   *records(): IterableIterator<T> {
-    for (const [k, packed] of this.#map) yield this.#codec.decode(packed, idOf(k)) as T;
+    for (const [k, pos] of this.#map) {
+      const [chunk, start] = this.#arena.locate(pos);
+      yield this.#codec.decodeBytes(chunk, start, idOf(k)) as T;
+    }
   }
 
-  /** The packed entries as they are now (packed values never change): a consistent capture for a snapshot. */
-  capture(): { size: number; entries: IterableIterator<[string, string]>; decode: (key: string, packed: string) => [string, T] } {
+  /** Bytes held: alive, and garbage not yet reclaimed (diagnostics). */
+  stats(): { records: number; liveBytes: number; garbageBytes: number; chunks: number } {
+    return { records: this.#map.size, liveBytes: this.#arena.live, garbageBytes: this.#arena.garbage, chunks: this.#arena.chunks.length };
+  }
+
+  /** The records as they are now, decoded later: chunks are never written twice, so the capture stays consistent. */
+  capture(): { size: number; entries: IterableIterator<[string, number]>; decode: (key: string, pos: number) => [string, T] } {
     const pairs = [...this.#map];
+    const arena = this.#arena;
+    const chunks = arena.chunks.slice();
     const codec = this.#codec;
     return {
       size: pairs.length,
       entries: pairs.values(),
-      decode: (key, packed) => {
+      decode: (key, pos) => {
         const id = idOf(key);
-        return [id, codec.decode(packed, id) as T];
+        const [chunk, start] = arena.locate(pos, chunks);
+        return [id, codec.decodeBytes(chunk, start, id) as T];
       },
     };
+  }
+
+  /** Rewrites the arena once garbage outweighs the live bytes (updates and deletions leave garbage). */
+  #tidy(): void {
+    const a = this.#arena;
+    if (a.garbage < 4 * CHUNK || a.garbage < a.live) return;
+    const next = new Arena();
+    for (const [key, pos] of this.#map) this.#map.set(key, next.copyFrom(a, pos));
+    this.#arena = next;
   }
 }
 

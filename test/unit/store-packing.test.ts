@@ -145,6 +145,21 @@ describe('PackedCollection', () => {
     expect(String(view)).toBe('[object Object]');
   });
 
+  it('reclaims the bytes of replaced and deleted records, keeping order and values', () => {
+    const coll = new PackedCollection<{ id: string; v: number; pad: string }>(new Codec());
+    const ids = Array.from({ length: 500 }, () => randomUUID());
+    const pad = 'p'.repeat(2000);
+    for (let round = 0; round < 20; round++) for (const [i, id] of ids.entries()) coll.set(id, { id, v: round * 1000 + i, pad });
+    for (const id of ids.slice(0, 100)) coll.delete(id);
+    const s = coll.stats();
+    expect(s.records).toBe(400);
+    // 20 versions of each were written: all but the last are garbage, and most of it was reclaimed
+    expect(s.garbageBytes).toBeLessThan(Math.max(s.liveBytes, 4 << 20) + 4096);
+    expect(s.chunks).toBeLessThan(8);
+    expect([...coll.ids()]).toEqual(ids.slice(100));
+    expect(coll.get(ids[250]!)!.v).toBe(19 * 1000 + 250);
+  });
+
   it('hands out copies: changing one never changes the store', () => {
     const coll = new PackedCollection<{ id: string; status: string }>(new Codec());
     const id = randomUUID();
