@@ -11,25 +11,34 @@
 // its old bytes become garbage; the arena is rewritten when garbage outweighs what is alive.
 import { uuidFromBytes, type Codec } from './codec.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** marks an id kept as it is, when it could be taken for a 16-byte key (never a byte itself) */
 const ESCAPE = '\u0100';
 const CHUNK = 1 << 20;
 const LENGTH_BYTES = 4;
 
 const keyBytes = Buffer.alloc(16);
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+const hex = (c: number): number => (c < 128 ? HEX_VALUE[c]! : -1);
+
+/** Writes the 16 bytes of a lower-case canonical UUID into keyBytes; false for anything else. */
+function uuidBytes(id: string): boolean {
+  if (id.length !== 36 || id.charCodeAt(8) !== 45 || id.charCodeAt(13) !== 45 || id.charCodeAt(18) !== 45 || id.charCodeAt(23) !== 45) return false;
+  let j = 0;
+  for (let i = 0; i < 36; i += 2) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) i++;
+    const hi = hex(id.charCodeAt(i));
+    const lo = hex(id.charCodeAt(i + 1));
+    if (hi < 0 || lo < 0) return false;
+    keyBytes[j++] = (hi << 4) | lo;
+  }
+  return true;
+}
 
 /** The Map key of an id: 16 one-byte chars for a lower-case UUID, the id itself otherwise. */
 export function keyOf(id: string): string {
-  if (id.length === 36 && UUID.test(id)) {
-    let j = 0;
-    for (let i = 0; i < 36; i += 2) {
-      if (i === 8 || i === 13 || i === 18 || i === 23) i++;
-      keyBytes[j++] = parseInt(id.slice(i, i + 2), 16);
-    }
-    // one flat string (a += chain would keep 15 cons cells per key alive in the Map)
-    return keyBytes.toString('latin1');
-  }
+  // one flat string (a += chain would keep 15 cons cells per key alive in the Map)
+  if (uuidBytes(id)) return keyBytes.toString('latin1');
   return id.length === 16 || id.startsWith(ESCAPE) ? ESCAPE + id : id;
 }
 
