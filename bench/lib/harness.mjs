@@ -12,6 +12,13 @@ export const ROOT = path.dirname(BENCH_DIR);
 /** the compiled sandbox (npm run bench builds it first) */
 export const dist = (...parts) => path.join(ROOT, 'dist', 'src', ...parts);
 
+/** BENCH_QUICK=1: a short run (1 s loads, one round) for every section that reads these variables. */
+export const QUICK = ['1', 'true', 'yes'].includes(String(process.env.BENCH_QUICK ?? '').toLowerCase());
+if (QUICK) {
+  process.env.BENCH_SECONDS ??= '1';
+  process.env.BENCH_ROUNDS ??= '1';
+}
+
 /** Seconds of each measured run; BENCH_SECONDS overrides it (e.g. 2 for a quick look). */
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);

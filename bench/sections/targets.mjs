@@ -15,12 +15,11 @@ import path from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { BENCH_DIR, CONNECTIONS, dist, fmt, load, pause, SECONDS, table, tempDir } from '../lib/harness.mjs';
+import { BENCH_DIR, CONNECTIONS, dist, fmt, load, pause, QUICK, SECONDS, table, tempDir } from '../lib/harness.mjs';
 import { machine, memoryOf, startNode, waitForOk } from '../lib/procs.mjs';
 import { buildData, DEFAULT_CLIENT, defaultSecretHash, writeDb } from '../lib/seed-db.mjs';
 import { startJsonServer, writeJsonServerDb } from '../peers/json-server.mjs';
 
-const QUICK = ['1', 'true', 'yes'].includes(String(process.env.BENCH_QUICK ?? '').toLowerCase());
 const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 2));
 const STARTS = QUICK ? 3 : 7;
@@ -100,6 +99,7 @@ async function reads() {
       const r = b[what];
       const ratio = r.rps / b.express.rps;
       row({
+        order: what === 'lookup' ? 20 : 21,
         what: what === 'lookup' ? `GET /v1/banking/transactions/{id} (${fmt(READS_STORED)} stored)` : 'GET /v1/banking/balance',
         ours: rate(r),
         p50: r.latency.p50,
@@ -144,6 +144,7 @@ async function cashIn(sb, headers) {
   });
   const ratio = b.cashIn.rps / b.bare.rps;
   row({
+    order: 30,
     what: 'POST cash-in (BR Code + PNG QR, durable)',
     ours: rate(b.cashIn),
     p50: b.cashIn.latency.p50,
@@ -155,6 +156,7 @@ async function cashIn(sb, headers) {
     met: ratio >= 3,
   });
   row({
+    order: 31,
     what: `cash-in PNG: ${checks[0].width}×${checks[0].height} px, jsQR decodes ${checks.filter((c) => c.decodes).length}/${checks.length} to the exact pixCode`,
     ours: pngOk ? 'yes' : 'no',
     baselineName: '',
@@ -196,16 +198,20 @@ async function cashOut() {
         jsonServer: (seconds) => load({ url: js.url, method: 'POST', path: '/transactions', headers: { 'content-type': 'application/json' }, body: CASH_OUT, ...(seconds ? { seconds } : {}) }),
       };
       await runs.sandbox(1);
-      await runs.jsonServer(1);
-      const b = await best(ROUNDS, { sandbox: () => runs.sandbox(), jsonServer: () => runs.jsonServer() });
+      // at 100k one json-server write (a whole-file rewrite) outlasts a run: timed one by one instead
+      const slow = n >= 100_000;
+      if (!slow) await runs.jsonServer(1);
+      const b = await best(ROUNDS, slow ? { sandbox: () => runs.sandbox() } : { sandbox: () => runs.sandbox(), jsonServer: () => runs.jsonServer() });
+      if (slow) b.jsonServer = await oneByOne(`${js.url}/transactions`, CASH_OUT, 3);
       rates[n] = b.sandbox.rps;
       const ratio = b.sandbox.rps / b.jsonServer.rps;
       row({
+        order: 40 + SIZES.indexOf(n),
         what: `POST cash-out, durable, ${fmt(n)} stored`,
         ours: rate(b.sandbox),
         p50: b.sandbox.latency.p50,
         p99: b.sandbox.latency.p99,
-        baselineName: `json-server 0.17 POST, ${fmt(n)} stored`,
+        baselineName: `json-server 0.17 POST, ${fmt(n)} stored${b.jsonServer.oneByOne ? ' (3 requests one by one)' : ''}`,
         baseline: rate(b.jsonServer),
         bp50: b.jsonServer.latency.p50,
         bp99: b.jsonServer.latency.p99,
@@ -222,6 +228,7 @@ async function cashOut() {
   const hi = rates[SIZES[SIZES.length - 1]];
   const ratio = hi / lo;
   row({
+    order: 50,
     what: `cash-out rate at ${fmt(SIZES[SIZES.length - 1])} stored vs at ${fmt(SIZES[0])}`,
     ours: `${fmt(hi)}/s`,
     baselineName: `ours at ${fmt(SIZES[0])}`,
@@ -230,6 +237,20 @@ async function cashOut() {
     target: '≥ 0.5×',
     met: ratio >= 0.5,
   });
+}
+
+/** `count` POSTs one after another (one connection): the rate and latencies of a server too slow for a timed run. */
+async function oneByOne(url, body, count) {
+  const ms = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await r.arrayBuffer();
+    if (r.status >= 300) throw new Error(`${url}: ${r.status}`);
+    ms.push(performance.now() - t0);
+  }
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { rps: (count * 1000) / ms.reduce((a, b) => a + b, 0), latency: { p50: sorted[Math.floor(count / 2)], p99: sorted[count - 1] }, oneByOne: true };
 }
 
 async function rssAfterGc(proc) {
@@ -249,6 +270,7 @@ async function memory(sb, js, n) {
   const theirs = await rssAfterGc(js);
   if (!ours) return;
   row({
+    order: 60,
     what: `resident memory holding ${fmt(n)} transactions (after GC; peak ${fmt(ours.peakMb)} MB)`,
     ours: `${fmt(ours.rssMb)} MB`,
     baselineName: `json-server holding the same ${fmt(n)} records`,
@@ -292,6 +314,7 @@ async function startup() {
     const s = stats(times[k]);
     const ratio = s.p50 / e.p50;
     row({
+      order: k === 'http' ? 10 : 11,
       what: k === 'http' ? 'start-up to healthy, serve --memory --https-port off' : 'start-up to healthy, serve --memory (HTTPS, generated certificate)',
       ours: `${fmt(s.p50)} ms`,
       p50: s.p50,
@@ -358,6 +381,8 @@ export const section = {
     if (want('start-up')) await startup();
     if (want('reads')) await reads();
     if (want('cash-out')) await cashOut();
+    // cash-in is measured on the 1k sandbox of the cash-out runs; memory on the 100k one: listed in reading order
+    rows.sort((a, b) => a.order - b.order);
     console.log('');
     table([
       ['measure', 'pix-sandbox', 'p50', 'p99', 'baseline', 'figure', 'p50', 'p99', 'ratio', 'target', 'met'],
