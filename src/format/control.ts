@@ -4,6 +4,7 @@ import type { Indexes } from '../store/indexes.js';
 import type { Account, Data, Fault, LedgerEntry, Merchant, PixKeyEntry, Rule, Transaction, Wallet, WebhookEvent } from '../store/model.js';
 import { accountRef, walletRef } from '../domain/ledger.js';
 import { renderQrDataUrl } from './qr.js';
+import { merchantFields } from './merchants.js';
 
 export function formatAccount(a: Account, ix: Indexes, clientSecret?: string) {
   return {
@@ -48,12 +49,7 @@ export function formatMerchant(m: Merchant, walletsOfMerchant: Wallet[], ix: Ind
   return {
     id: m.id,
     accountId: m.accountId,
-    name: m.name,
-    document: m.document,
-    document_type: m.documentType,
-    email: m.email,
-    phone: m.phone,
-    status: m.status,
+    ...merchantFields(m),
     client_id: m.clientId,
     walletId: m.walletId,
     wallets,

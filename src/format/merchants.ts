@@ -3,6 +3,11 @@
 // Only creation and the balance carry the {statusCode, message, data} envelope.
 import type { Merchant, Wallet } from '../store/model.js';
 
+/** The fields every merchant shape shares, in the spec's order. */
+export function merchantFields(m: Merchant) {
+  return { name: m.name, document: m.document, document_type: m.documentType, email: m.email, phone: m.phone, status: m.status };
+}
+
 export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret: string) {
   return {
     statusCode: 201,
@@ -10,12 +15,7 @@ export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret:
     data: {
       merchant: {
         id: m.id,
-        name: m.name,
-        document: m.document,
-        document_type: m.documentType,
-        email: m.email,
-        phone: m.phone,
-        status: m.status,
+        ...merchantFields(m),
         created_at: m.createdAt,
         updated_at: m.updatedAt,
       },
@@ -28,12 +28,7 @@ export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret:
 export function formatMerchantListItem(m: Merchant) {
   return {
     merchantId: m.id,
-    name: m.name,
-    document: m.document,
-    document_type: m.documentType,
-    email: m.email,
-    phone: m.phone,
-    status: m.status,
+    ...merchantFields(m),
     createdAt: m.createdAt,
   };
 }
@@ -48,12 +43,7 @@ export function formatMerchantList(items: Merchant[], page: number, limit: numbe
 export function formatMerchant(m: Merchant, wallets: { wallet: Wallet; balance: number }[]) {
   return {
     merchantId: m.id,
-    name: m.name,
-    document: m.document,
-    document_type: m.documentType,
-    email: m.email,
-    phone: m.phone,
-    status: m.status,
+    ...merchantFields(m),
     wallets: wallets.map(({ wallet, balance }) => ({ walletId: wallet.id, name: wallet.name, balance, currency: wallet.currency })),
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
@@ -63,12 +53,7 @@ export function formatMerchant(m: Merchant, wallets: { wallet: Wallet; balance: 
 export function formatMerchantUpdated(m: Merchant) {
   return {
     merchantId: m.id,
-    name: m.name,
-    document: m.document,
-    document_type: m.documentType,
-    email: m.email,
-    phone: m.phone,
-    status: m.status,
+    ...merchantFields(m),
     updatedAt: m.updatedAt,
   };
 }
