@@ -1,19 +1,8 @@
 // `pix-sandbox scenario run|validate <files or folders…>`. Every file is validated before anything
 // runs (exit 2 naming file, step and field); then each scenario runs in its own tenant against
 // --base-url, or against an in-process sandbox with --start. Exit 0 all passed, 1 one failed.
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Argv } from 'yargs';
-import { defaultConfig } from '../config.js';
-import { boot, type Running } from '../server.js';
-import { describeProblem, loadAll } from '../scenarios/load.js';
-import { consoleReporter } from '../scenarios/reporters/console.js';
-import { jsonReport } from '../scenarios/reporters/json.js';
-import { junitReport } from '../scenarios/reporters/junit.js';
-import { countOf } from '../scenarios/result.js';
-import { runAll } from '../scenarios/run.js';
-import { ControlClient, NetworkError } from './control-client.js';
-import { baseUrlOf, connectionOptions } from './options.js';
+import { connectionOptions } from './options.js';
 
 function runOptions<T>(y: Argv<T>) {
   return connectionOptions(y)
@@ -38,66 +27,7 @@ function runOptions<T>(y: Argv<T>) {
     .example('$0 scenario run scenarios --start --reporter junit --out reports/scenarios.xml', 'for CI');
 }
 
-type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
-
-async function validateFiles(paths: string[]) {
-  const { scenarios, problems } = await loadAll(paths);
-  for (const p of problems) process.stderr.write(`pix-sandbox: ${describeProblem(p)}\n`);
-  return problems.length ? null : scenarios;
-}
-
-async function run(a: RunArgs): Promise<number> {
-  const scenarios = await validateFiles(a.paths);
-  if (!scenarios) return 2;
-  let running: Running | null = null;
-  let baseUrl = baseUrlOf(a);
-  const adminToken = a['admin-token'] || null;
-  if (a.start) {
-    const config = defaultConfig({ port: 0, httpsPort: null, host: '127.0.0.1', memory: true, tick: true, quiet: true, fsync: false, adminToken, ...(a.fixtures ? { fixtures: path.resolve(a.fixtures) } : {}) });
-    try {
-      running = await boot(config);
-    } catch (e) {
-      process.stderr.write(`pix-sandbox: cannot start the sandbox: ${(e as Error).message}\n`);
-      return 2;
-    }
-    baseUrl = running.listeners[0]!.url;
-  }
-  try {
-    try {
-      // the clock, not health: health stays open when the control API needs an admin token
-      await new ControlClient(baseUrl, adminToken).call('GET', '/_sandbox/clock');
-    } catch (e) {
-      const why = e instanceof NetworkError ? `${e.message}; is the sandbox running? (--base-url, PIX_SANDBOX_URL, or --start)` : `the sandbox at ${baseUrl} answered: ${(e as Error).message}`;
-      process.stderr.write(`pix-sandbox: ${why}\n`);
-      return 1;
-    }
-    const toStdout = a.reporter !== 'console' && !a.out;
-    const progress = consoleReporter(toStdout ? process.stderr : process.stdout);
-    progress.start(scenarios.length, baseUrl, a.concurrency);
-    const result = await runAll(scenarios, {
-      baseUrl,
-      adminToken,
-      concurrency: a.concurrency,
-      webhookTimeout: a['webhook-timeout'],
-      receiverHost: a['receiver-host'],
-      receiverPort: a['receiver-port'],
-      ...(a['receiver-url'] ? { receiverUrl: a['receiver-url'] } : {}),
-      onScenario: (r, done, total) => progress.scenario(r, done, total),
-    });
-    progress.end(result);
-    if (a.reporter !== 'console') {
-      const report = a.reporter === 'junit' ? junitReport(result) : jsonReport(result);
-      if (a.out) {
-        await mkdir(path.dirname(path.resolve(a.out)), { recursive: true });
-        await writeFile(a.out, report);
-        process.stderr.write(`${a.reporter} report written to ${a.out}\n`);
-      } else process.stdout.write(report);
-    }
-    return countOf(result).failed ? 1 : 0;
-  } finally {
-    await running?.stop();
-  }
-}
+export type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 export function scenarioCommand(y: Argv): Argv {
   return y.command('scenario <command>', 'run or validate scenario files (YAML or JSON)', (s) =>
@@ -107,6 +37,7 @@ export function scenarioCommand(y: Argv): Argv {
         'run scenarios; exit 0 when all pass, 1 when one fails, 2 when a file is invalid',
         (c) => runOptions(c),
         async (a) => {
+          const { run } = await import('./scenario-run.js');
           process.exitCode = await run(a);
           // everything is stopped by now; should a stray handle linger, CI must still get its exit code
           setTimeout(() => process.exit(), 2000).unref();
@@ -117,6 +48,7 @@ export function scenarioCommand(y: Argv): Argv {
         'check scenario files against their schema without running them (exit 0 or 2)',
         (c) => c.positional('paths', { type: 'string', array: true, demandOption: true }),
         async (a) => {
+          const { validateFiles } = await import('./scenario-run.js');
           const ok = await validateFiles(a.paths);
           if (ok) process.stdout.write(`${ok.length} scenario file(s) valid\n`);
           process.exitCode = ok ? 0 : 2;

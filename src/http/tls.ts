@@ -6,7 +6,6 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
-import { generate } from 'selfsigned';
 import type { Config } from '../config.js';
 
 export interface TlsMaterial {
@@ -49,6 +48,8 @@ function covers(cert: X509Certificate, names: string[]): boolean {
 async function generateCertificate(names: string[]): Promise<{ cert: string; key: string }> {
   const notBeforeDate = new Date(Date.now() - 60_000); // real time: TLS peers check it, not the sandbox clock
   const notAfterDate = new Date(notBeforeDate.getTime() + VALID_DAYS * 86_400_000);
+  // loaded only when a certificate must be made: most starts reuse one, or have HTTPS off
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'pix-sandbox' }, { name: 'organizationName', value: 'pix-sandbox (self-signed)' }], {
     keySize: 2048,
     algorithm: 'sha256',
