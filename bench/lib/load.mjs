@@ -6,20 +6,10 @@
 // `uuidHeader` names a header that gets a fresh UUID on every request (x-idempotency-key).
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { cpfFrom } from './documents.mjs';
 
 const opts = JSON.parse(process.argv[2]);
 
-/** A valid CPF from a 9-digit base: unique bases give unique documents. */
-function cpfFrom(base) {
-  const d = String(base).padStart(9, '0').split('').map(Number);
-  for (const len of [9, 10]) {
-    let sum = 0;
-    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
-    const r = sum % 11;
-    d.push(r < 2 ? 0 : 11 - r);
-  }
-  return d.join('');
-}
 
 let next = opts.seed ?? 500_000_000;
 const bodies = {

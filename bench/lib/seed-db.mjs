@@ -6,23 +6,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { mulberry32 } from '../../dist/src/domain/random.js';
 
 export const DEFAULT_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
 export const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 const ISPBS = ['00000000', '00360305', '60701190', '60746948', '90400888', '18236120', '00416968'];
 const NAMES = ['Maria Silva', 'João Souza', 'Ana Oliveira', 'Pedro Santos', 'Carla Lima', 'Lucas Pereira', 'Beatriz Costa'];
 
-/** mulberry32: a small seeded PRNG so that two runs write the same amounts and states. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/domain/random.ts): two runs write the same amounts and states. */
+export const prng = mulberry32;
 
 /** A CPF with valid check digits. */
 export function cpf(rand) {

@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import express from 'express';
 import { JSONFilePreset } from 'lowdb/node';
+import { cpfFrom } from '../lib/documents.mjs';
 import { dist, fmt, load, pause, SECONDS, table, tempDir } from '../lib/harness.mjs';
 
 const SIZES = [1_000, 10_000];
@@ -14,17 +15,6 @@ const WARMUP_SECONDS = 1;
 const ROUNDS = 2;
 const NOW = '2030-01-01T00:00:00.000Z';
 
-/** A valid CPF from a 9-digit base (the same rule as lib/load.mjs); seeds use 100000000+i. */
-function cpfFrom(base) {
-  const d = String(base).padStart(9, '0').split('').map(Number);
-  for (const len of [9, 10]) {
-    let sum = 0;
-    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
-    const r = sum % 11;
-    d.push(r < 2 ? 0 : 11 - r);
-  }
-  return d.join('');
-}
 
 /** The same records the sandbox stores for a merchant: the merchant and its main wallet. */
 function seedRecords(n, accountId, secretHash) {

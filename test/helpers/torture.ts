@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../../src/domain/random.js';
 import type { Data, LedgerEntry } from '../../src/store/model.js';
 import { WalAdapter } from '../../src/store/wal-adapter.js';
 
@@ -18,17 +19,8 @@ export function knob(name: string, fallback: number): number {
   return Number.isFinite(n) && n >= 0 ? Math.floor(n) : fallback;
 }
 
-/** mulberry32: small, fast and seeded, so that a failing run can be replayed with its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/domain/random.ts): seeded, so that a failing run can be replayed with its seed. */
+export const prng = mulberry32;
 
 export const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 export const int = (rand: () => number, min: number, max: number): number => min + Math.floor(rand() * (max - min + 1));
