@@ -43,13 +43,34 @@ export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, charge
 // journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
 export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 
+/**
+ * The stages run as one middleware: every request passes all of them, so one router layer
+ * instead of one each (each layer costs a path match and a trip through the router).
+ */
+function pipeline(stages: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err) return next(err);
+      const stage = stages[i++];
+      if (!stage) return next();
+      try {
+        const result = stage(req, res, step) as unknown;
+        if (result instanceof Promise) result.catch(next);
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
+  };
+}
+
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(requestId);
-  for (const stage of STAGES) app.use(stage(ctx));
+  app.use(pipeline([requestId, ...STAGES.map((stage) => stage(ctx))]));
   const routes = createRoutes();
   for (const mod of ROUTE_MODULES) mod(routes, ctx);
   routes.finish();
