@@ -1,17 +1,21 @@
 // JSON Schemas of the control API's bodies (CONTRACT §7b, §12). Same validator, same error
 // shape and same OpenAPI document as the public API.
-import { UUID_PATTERN } from './public.js';
+import { digitsDocument, pixKeyTypeSchema, UUID_PATTERN, uuidParam } from './public.js';
 
-export const payerSchema = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 140 },
-    document: { type: 'string', pattern: '^[0-9]{11}$|^[0-9]{14}$', 'x-message': 'must be a CPF or CNPJ, digits only' },
-    ispb: { type: 'string', pattern: '^[0-9]{8}$', 'x-message': 'must be 8 digits' },
-    account_number: { type: 'string', minLength: 1, maxLength: 40 },
-    account_type: { type: 'string', minLength: 1, maxLength: 40 },
-  },
+/** A party of a PIX payment (a payer, a key's owner): the fields of the spec's payer object. */
+const partyProperties = {
+  name: { type: 'string', minLength: 1, maxLength: 140 },
+  document: digitsDocument,
+  ispb: { type: 'string', pattern: '^[0-9]{8}$', 'x-message': 'must be 8 digits' },
+  account_number: { type: 'string', minLength: 1, maxLength: 40 },
+  account_type: { type: 'string', minLength: 1, maxLength: 40 },
 } as const;
+
+/** Payer data given to a forced payment: every field optional (the rest is generated). */
+export const payerSchema = { type: 'object', properties: partyProperties } as const;
+
+/** The owner of a key in the directory: name and document required. */
+export const keyOwnerSchema = { type: 'object', required: ['name', 'document'], properties: partyProperties } as const;
 
 export const ruleInputSchema = {
   type: 'object',
@@ -28,7 +32,7 @@ export const ruleInputSchema = {
         amountMin: { type: 'integer', minimum: 0 },
         amountMax: { type: 'integer', minimum: 0 },
         key: { type: 'string', minLength: 1, maxLength: 77 },
-        document: { type: 'string', pattern: '^[0-9]{11}$|^[0-9]{14}$' },
+        document: digitsDocument,
         descriptionContains: { type: 'string', minLength: 1, maxLength: 140 },
       },
     },
@@ -76,8 +80,6 @@ export { UUID_PATTERN };
 
 // ---- control bodies and queries (CONTRACT §12) ----
 
-const uuid = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
-const docDigits = { type: 'string', pattern: '^[0-9]{11}$|^[0-9]{14}$', 'x-message': 'must be a CPF (11 digits) or CNPJ (14 digits), digits only' } as const;
 const errorCode = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{1,63}$', 'x-message': 'must be an upper-case code like INSUFFICIENT_FUNDS' } as const;
 const settle = { type: 'integer', minimum: 0, maximum: 86_400, 'x-message': 'must be an integer of seconds from 0 to 86400' } as const;
 const autoPay = { type: ['integer', 'null'], minimum: 0, maximum: 2_592_000, 'x-message': 'must be null or an integer of seconds from 0 to 2592000' } as const;
@@ -87,7 +89,7 @@ export const accountCreateSchema = {
   type: 'object',
   required: ['name'],
   properties: {
-    id: uuid,
+    id: uuidParam,
     name: { type: 'string', minLength: 1, maxLength: 140 },
     client_id: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,200}$', 'x-message': 'must be 1-200 letters, digits, or . _ ~ -' },
     client_secret: { type: 'string', minLength: 8, maxLength: 200, 'x-message': 'must be 8 to 200 characters' },
@@ -157,14 +159,14 @@ export type MerchantStatusBody = { status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' }
 
 export const merchantListControlQuerySchema = {
   type: 'object',
-  properties: { accountId: uuid, status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] } },
+  properties: { accountId: uuidParam, status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] } },
 } as const;
 export type MerchantListControlQuery = { accountId?: string; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
 
 export const transactionListQuerySchema = {
   type: 'object',
   properties: {
-    accountId: uuid,
+    accountId: uuidParam,
     type: { type: 'string', enum: ['CASH_IN', 'CASH_OUT'] },
     status: { type: 'string', enum: ['WAITING_PAYMENT', 'PAID', 'EXPIRED', 'CANCELLED', 'PROCESSING', 'COMPLETED', 'FAILED'] },
     externalId: { type: 'string', minLength: 1, maxLength: 64 },
@@ -198,22 +200,8 @@ export const pixKeySchema = {
   required: ['key', 'keyType', 'owner'],
   properties: {
     key: { type: 'string', minLength: 1, maxLength: 77 },
-    keyType: {
-      type: 'string',
-      pattern: '^([Cc][Pp][Ff]|[Cc][Nn][Pp][Jj]|[Ee]-?[Mm][Aa][Ii][Ll]|[Pp][Hh][Oo][Nn][Ee]|[Rr][Aa][Nn][Dd][Oo][Mm]|[Ee][Vv][Pp])$',
-      'x-message': 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM',
-    },
-    owner: {
-      type: 'object',
-      required: ['name', 'document'],
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: 140 },
-        document: docDigits,
-        ispb: { type: 'string', pattern: '^[0-9]{8}$', 'x-message': 'must be 8 digits' },
-        account_number: { type: 'string', minLength: 1, maxLength: 40 },
-        account_type: { type: 'string', minLength: 1, maxLength: 40 },
-      },
-    },
+    keyType: pixKeyTypeSchema,
+    owner: keyOwnerSchema,
     unknown: { type: 'boolean' },
   },
 } as const;

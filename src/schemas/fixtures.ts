@@ -1,20 +1,9 @@
 // The fixture file format: what a fresh store (and reset) starts from.
-import { UUID_PATTERN } from './public.js';
+import { keyOwnerSchema } from './control.js';
+import { uuidParam } from './public.js';
 
-const id = { type: 'string', pattern: UUID_PATTERN } as const;
 const cents = { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } as const;
 
-export const fixtureOwnerSchema = {
-  type: 'object',
-  required: ['name', 'document'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 140 },
-    document: { type: 'string', pattern: '^[0-9]{11}$|^[0-9]{14}$' },
-    ispb: { type: 'string', pattern: '^[0-9]{8}$' },
-    account_number: { type: 'string', maxLength: 40 },
-    account_type: { type: 'string', maxLength: 40 },
-  },
-} as const;
 
 export const fixturesSchema = {
   type: 'object',
@@ -28,7 +17,7 @@ export const fixturesSchema = {
         type: 'object',
         required: ['id', 'name', 'client_id', 'client_secret'],
         properties: {
-          id,
+          id: uuidParam,
           name: { type: 'string', minLength: 1 },
           client_id: { type: 'string', minLength: 1, maxLength: 200 },
           client_secret: { type: 'string', minLength: 1, maxLength: 200 },
@@ -42,8 +31,8 @@ export const fixturesSchema = {
               type: 'object',
               required: ['id', 'walletId', 'name', 'document', 'document_type', 'email', 'phone', 'client_id', 'client_secret'],
               properties: {
-                id,
-                walletId: id,
+                id: uuidParam,
+                walletId: uuidParam,
                 name: { type: 'string' },
                 document: { type: 'string' },
                 document_type: { enum: ['CPF', 'CNPJ'] },
@@ -67,7 +56,7 @@ export const fixturesSchema = {
         properties: {
           key: { type: 'string', minLength: 1, maxLength: 77 },
           keyType: { enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] },
-          owner: fixtureOwnerSchema,
+          owner: keyOwnerSchema,
           unknown: { type: 'boolean' },
           about: { type: 'string' },
         },
@@ -81,7 +70,7 @@ export const fixturesSchema = {
         required: ['url'],
         properties: {
           url: { type: 'string', format: 'uri' },
-          accountId: id,
+          accountId: uuidParam,
           events: { type: 'array', items: { type: 'string' } },
           secret: { type: 'string', minLength: 8 },
         },

@@ -32,6 +32,13 @@ const phoneDigits = {
 
 const email = { type: 'string', format: 'email', maxLength: 254, 'x-message': 'must be a valid e-mail address' } as const;
 
+/** A PIX key kind, in any letter case, with the aliases E-MAIL and EVP (CONTRACT §4). */
+export const pixKeyTypeSchema = {
+  type: 'string',
+  pattern: caseInsensitive(['CPF', 'CNPJ', 'EMAIL', 'E-MAIL', 'PHONE', 'RANDOM', 'EVP']),
+  'x-message': 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM',
+} as const;
+
 export const uuidParam = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
 
 export const tokenRequestSchema = {
@@ -158,11 +165,7 @@ export const cashOutSchema = {
         name: { type: 'string', minLength: 1, maxLength: 140 },
         document: digitsDocument,
         key: { type: 'string', minLength: 1, maxLength: 77 },
-        keyType: {
-          type: 'string',
-          pattern: caseInsensitive(['CPF', 'CNPJ', 'EMAIL', 'E-MAIL', 'PHONE', 'RANDOM', 'EVP']),
-          'x-message': 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM',
-        },
+        keyType: pixKeyTypeSchema,
       },
     },
   },
