@@ -48,6 +48,36 @@ export function precheckMerchant(ctx: AppContext, accountId: string, body: Merch
   assertDocumentFree(ctx.store, accountId, body.document);
 }
 
+export interface MerchantFields extends MerchantCreateBody {
+  id: string;
+  walletId: string;
+  accountId: string;
+  status: Merchant['status'];
+  clientId: string;
+  secretHash: string;
+}
+
+/** A merchant and its main wallet (the API and fixtures share it). */
+export function merchantRecords(f: MerchantFields, now: string): { merchant: Merchant; wallet: Wallet } {
+  const merchant: Merchant = {
+    id: f.id,
+    accountId: f.accountId,
+    name: f.name,
+    document: f.document,
+    documentType: f.document_type,
+    email: f.email,
+    phone: f.phone,
+    status: f.status,
+    clientId: f.clientId,
+    secretHash: f.secretHash,
+    walletId: f.walletId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const wallet: Wallet = { id: f.walletId, accountId: f.accountId, merchantId: f.id, name: 'main', currency: 'BRL', createdAt: now };
+  return { merchant, wallet };
+}
+
 export function createMerchant(
   tx: Tx,
   ctx: AppContext,
@@ -59,25 +89,10 @@ export function createMerchant(
   // checked again inside the commit: another request may have taken the document meanwhile
   assertDocumentFree(tx, accountId, body.document);
   if (tx.ix.byClientId.has(creds.clientId)) throw new Error('generated client_id collides');
-  const now = ctx.clock.nowIso();
-  const merchantId = ctx.newId();
-  const walletId = ctx.newId();
-  const merchant: Merchant = {
-    id: merchantId,
-    accountId,
-    name: body.name,
-    document: body.document,
-    documentType: body.document_type,
-    email: body.email,
-    phone: body.phone,
-    status: 'ACTIVE',
-    clientId: creds.clientId,
-    secretHash: creds.secretHash,
-    walletId,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const wallet: Wallet = { id: walletId, accountId, merchantId, name: 'main', currency: 'BRL', createdAt: now };
+  const { merchant, wallet } = merchantRecords(
+    { id: ctx.newId(), walletId: ctx.newId(), accountId, ...body, status: 'ACTIVE', clientId: creds.clientId, secretHash: creds.secretHash },
+    ctx.clock.nowIso(),
+  );
   tx.put('merchants', merchant);
   tx.put('wallets', wallet);
   return { merchant, wallet };

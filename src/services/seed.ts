@@ -8,7 +8,11 @@ import { fixturesSchema, type Fixtures } from '../schemas/fixtures.js';
 import { ruleInputSchema } from '../schemas/control.js';
 import { validateBody } from '../schemas/validator.js';
 import type { Tx } from '../store/store.js';
-import type { Data, PixKeyType, Rule, WebhookEndpoint } from '../store/model.js';
+import type { Data, Rule, WebhookEndpoint } from '../store/model.js';
+import { accountRef, walletRef } from '../domain/ledger.js';
+import { accountRecord, openingEntry } from './accounts.js';
+import { merchantRecords } from './merchants.js';
+import { pixKeyEntry } from './pix-keys.js';
 import { buildRule } from './rules.js';
 
 export async function readFixtures(file: string): Promise<Fixtures> {
@@ -36,6 +40,15 @@ export function checkFixtures(value: unknown): Fixtures {
       throw new SandboxError('VALIDATION_ERROR', `rule ${i}: ${err.message}`, err.details.map((d) => ({ ...d, path: `/rules/${i}${d.path}` })));
     }
   });
+  // what the schema cannot check (key shape per kind, check digits), as the control API checks it
+  fixtures.pixKeys?.forEach((k, i) => {
+    try {
+      pixKeyEntry(k, '');
+    } catch (e) {
+      const err = e as SandboxError;
+      throw new SandboxError('VALIDATION_ERROR', `PIX key ${i}: ${err.message}`, err.details.map((d) => ({ ...d, path: `/pixKeys/${i}${d.path}` })));
+    }
+  });
   return fixtures;
 }
 
@@ -56,42 +69,20 @@ export interface SeedOptions {
 
 export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: string, newId: () => string): void {
   for (const a of f.accounts) {
-    tx.put('accounts', {
-      id: a.id,
-      name: a.name,
-      clientId: a.client_id,
-      secretHash: hashes.get(a.client_secret)!,
-      splitEnabled: a.splitEnabled ?? false,
-      autoPayAfterSeconds: a.autoPayAfterSeconds ?? null,
-      settleAfterSeconds: a.settleAfterSeconds ?? 2,
-      createdAt: now,
-      updatedAt: now,
-    });
-    if (a.balance) tx.put('ledger', { id: newId(), from: 'world', to: `account:${a.id}`, amount: a.balance, transactionId: null, kind: 'OPENING', at: now });
+    tx.put('accounts', accountRecord({ ...a, clientId: a.client_id, secretHash: hashes.get(a.client_secret)! }, now));
+    if (a.balance) tx.put('ledger', openingEntry(accountRef(a.id), a.balance, newId(), now));
     for (const m of a.merchants ?? []) {
-      tx.put('merchants', {
-        id: m.id,
-        accountId: a.id,
-        name: m.name,
-        document: m.document,
-        documentType: m.document_type,
-        email: m.email,
-        phone: m.phone,
-        status: m.status ?? 'ACTIVE',
-        clientId: m.client_id,
-        secretHash: hashes.get(m.client_secret)!,
-        walletId: m.walletId,
-        createdAt: now,
-        updatedAt: now,
-      });
-      tx.put('wallets', { id: m.walletId, accountId: a.id, merchantId: m.id, name: 'main', currency: 'BRL', createdAt: now });
-      if (m.balance) tx.put('ledger', { id: newId(), from: 'world', to: `wallet:${m.walletId}`, amount: m.balance, transactionId: null, kind: 'OPENING', at: now });
+      const { client_id, client_secret, balance, ...fields } = m;
+      const { merchant, wallet } = merchantRecords(
+        { ...fields, accountId: a.id, status: m.status ?? 'ACTIVE', clientId: client_id, secretHash: hashes.get(client_secret)! },
+        now,
+      );
+      tx.put('merchants', merchant);
+      tx.put('wallets', wallet);
+      if (balance) tx.put('ledger', openingEntry(walletRef(wallet.id), balance, newId(), now));
     }
   }
-  for (const k of f.pixKeys ?? []) {
-    const id = k.keyType === 'EMAIL' || k.keyType === 'RANDOM' ? k.key.toLowerCase() : k.key;
-    tx.put('pixKeys', { id, key: id, keyType: k.keyType as PixKeyType, owner: k.owner, unknown: k.unknown ?? false, createdAt: now });
-  }
+  for (const k of f.pixKeys ?? []) tx.put('pixKeys', pixKeyEntry(k, now));
   for (const r of f.rules ?? []) {
     const rule: Rule = buildRule(r as never, newId(), tx.nextSeq(), now);
     tx.put('rules', rule);
