@@ -1,9 +1,8 @@
-// Helpers for the money tests: merchants through the real API, extra accounts committed straight
-// into the store (independent of the control API), the clock, and decoding of QR images.
+// Helpers for the money tests: merchants and extra accounts through the real APIs, the clock, and
+// decoding of QR images.
 import { randomUUID } from 'node:crypto';
 import jsQRImport from 'jsqr';
 import { PNG } from 'pngjs';
-import { hashSecret } from '../../src/domain/credentials.js';
 import { generateCnpj, generateCpf } from '../../src/domain/documents.js';
 import type { TestSandbox } from './sandbox.js';
 
@@ -37,39 +36,20 @@ export async function createMerchant(sb: TestSandbox, accountToken: string, name
   return { id: merchant.id, walletId: wallet_id, token: await sb.token(credentials) };
 }
 
-/** A second tenant, committed directly into the store; answers a token for it. */
+/** A second tenant, created through the control API (POST /_sandbox/accounts); answers a token for it. */
 export async function createAccount(
   sb: TestSandbox,
   opts: { balance?: number; splitEnabled?: boolean; autoPayAfterSeconds?: number | null; settleAfterSeconds?: number } = {},
 ): Promise<{ id: string; token: string }> {
-  const id = randomUUID();
-  const clientId = `acct-${id.slice(0, 8)}`;
-  const secret = 'secret-' + id;
-  const secretHash = await hashSecret(secret);
-  const ctx = sb.running.ctx;
-  const now = ctx.clock.nowIso();
-  await ctx.store.commit((tx) => {
-    tx.put('accounts', {
-      id,
-      name: 'Second account',
-      clientId,
-      secretHash,
-      splitEnabled: opts.splitEnabled ?? false,
-      autoPayAfterSeconds: opts.autoPayAfterSeconds ?? null,
-      settleAfterSeconds: opts.settleAfterSeconds ?? 2,
-      createdAt: now,
-      updatedAt: now,
-    });
-    if (opts.balance) tx.put('ledger', { id: randomUUID(), from: 'world', to: `account:${id}`, amount: opts.balance, transactionId: null, kind: 'OPENING', at: now });
-  });
-  return { id, token: await sb.token({ client_id: clientId, client_secret: secret }) };
+  const r = await sb.request('POST', '/_sandbox/accounts', { body: { name: 'Second account', ...opts } });
+  if (r.status !== 201) throw new Error(`account creation failed: ${r.status} ${r.text}`);
+  return { id: r.body.id, token: await sb.token({ client_id: r.body.client_id, client_secret: r.body.client_secret }) };
 }
 
-/** Moves the sandbox clock forward and runs what fell due, as the control API's advance does. */
+/** Moves the sandbox clock forward through the control API, which runs what fell due before answering. */
 export async function advance(sb: TestSandbox, seconds: number): Promise<void> {
-  const ctx = sb.running.ctx;
-  await ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', tx.data.meta.clockOffsetMs + seconds * 1000));
-  await ctx.runDue();
+  const r = await sb.request('POST', '/_sandbox/clock/advance', { body: { seconds } });
+  if (r.status !== 200) throw new Error(`clock advance failed: ${r.status} ${r.text}`);
 }
 
 export async function balanceOf(sb: TestSandbox, token: string): Promise<number> {
