@@ -52,11 +52,11 @@ export function checkFixtures(value: unknown): Fixtures {
   return fixtures;
 }
 
-/** Secrets are hashed before the synchronous commit (scrypt is asynchronous). */
+/** Secrets are hashed before the synchronous commit (scrypt is asynchronous); they are in clear in the fixture file or the configuration. */
 export async function hashFixtureSecrets(f: Fixtures): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
   const secrets = f.accounts.flatMap((a) => [a.client_secret, ...(a.merchants ?? []).map((m) => m.client_secret)]);
-  await Promise.all(secrets.map(async (s) => hashes.set(s, await hashSecret(s))));
+  await Promise.all(secrets.map(async (s) => hashes.set(s, await hashSecret(s, 'published'))));
   return hashes;
 }
 
