@@ -1,17 +1,25 @@
 // One ajv instance for bodies (no coercion: the cash-out amount must stay a string) and one
-// for query strings (coerced, since every query value arrives as a string). Schemas are
-// compiled once, on first use, and cached by identity.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+// for query strings (coerced, since every query value arrives as a string). Each schema is turned
+// into a function once, on first use, and cached by identity. The build compiles every schema the
+// sandbox validates ahead of time (scripts/precompile-schemas.mjs writes ajv's standalone code for
+// the schemas listed in ./validated.ts into dist/), so a built sandbox finds its functions in
+// PRECOMPILED and never runs ajv's compiler at start-up (the fixture schema alone cost ~30 ms of it);
+// anything not found there (tests running from src/, a schema added without a build) is compiled here.
+import { createHash } from 'node:crypto';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { SandboxError, type ErrorDetail } from '../domain/errors.js';
+import { PRECOMPILED } from './precompiled.js';
 
 type JsonSchema = Record<string, unknown>;
+export type SchemaKind = 'body' | 'query';
 
 const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => void };
 
-function makeAjv(coerceTypes: boolean): Ajv {
+/** The one ajv configuration, shared with the build-time compiler (which adds `code.source`). */
+export function makeAjv(kind: SchemaKind, extra: Options = {}): Ajv {
   // no meta-schema check at each compile: the test suite checks every schema against JSON Schema 2020-12 (openapi tests)
-  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, verbose: true, strict: true, validateSchema: false, meta: false });
+  const ajv = new Ajv({ allErrors: true, coerceTypes: kind === 'query', useDefaults: true, verbose: true, strict: true, validateSchema: false, meta: false, ...extra });
   addFormats.default(ajv);
   // annotations: a human message for the rule, and OpenAPI-only fields
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
@@ -20,15 +28,19 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
-const bodyAjv = makeAjv(false);
-const queryAjv = makeAjv(true);
-const cache = new WeakMap<object, ValidateFunction>();
+/** The name of a schema's precompiled function: a digest of its kind and its JSON text. */
+export function precompiledName(schema: JsonSchema, kind: SchemaKind): string {
+  return `v${createHash('sha256').update(`${kind}\n${JSON.stringify(schema)}`).digest('hex').slice(0, 20)}`;
+}
 
-function compiled(schema: JsonSchema, ajv: Ajv): ValidateFunction {
-  let fn = cache.get(schema);
+const ajvs: Partial<Record<SchemaKind, Ajv>> = {};
+const cache: Record<SchemaKind, WeakMap<object, ValidateFunction>> = { body: new WeakMap(), query: new WeakMap() };
+
+function compiled(schema: JsonSchema, kind: SchemaKind): ValidateFunction {
+  let fn = cache[kind].get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
-    cache.set(schema, fn);
+    fn = (PRECOMPILED[precompiledName(schema, kind)] as ValidateFunction | undefined) ?? (ajvs[kind] ??= makeAjv(kind)).compile(schema);
+    cache[kind].set(schema, fn);
   }
   return fn;
 }
@@ -62,7 +74,7 @@ function sentence(details: ErrorDetail[], what: string): string {
 
 /** Validates (and fills defaults into) a request body; throws a VALIDATION_ERROR listing every violation. */
 export function validateBody<T>(schema: JsonSchema, body: unknown): T {
-  const fn = compiled(schema, bodyAjv);
+  const fn = compiled(schema, 'body');
   if (!fn(body)) {
     const details = toDetails(fn.errors);
     throw new SandboxError('VALIDATION_ERROR', sentence(details, 'body'), details);
@@ -73,7 +85,7 @@ export function validateBody<T>(schema: JsonSchema, body: unknown): T {
 /** Validates a query object, coercing strings to the schema's types. */
 export function validateQuery<T>(schema: JsonSchema, query: unknown): T {
   const copy = { ...(query as object) };
-  const fn = compiled(schema, queryAjv);
+  const fn = compiled(schema, 'query');
   if (!fn(copy)) {
     const details = toDetails(fn.errors, '/query');
     throw new SandboxError('VALIDATION_ERROR', sentence(details, 'query'), details);
