@@ -4,7 +4,7 @@
 # Behind a TLS-intercepting proxy, give npm the proxy's CA at build time only (a build secret
 # never lands in a layer):  docker build --secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt .
 
-# ---- build: every dependency, compile TypeScript to dist/ ----
+# ---- build: every dependency, compile TypeScript to dist/src, bundle the command into dist/bin ----
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -12,6 +12,7 @@ RUN --mount=type=secret,id=npm_ca \
     if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi && \
     npm ci --no-audit --no-fund --loglevel=error
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/precompile-schemas.mjs scripts/bundle.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 
@@ -37,6 +38,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/bin ./dist/bin
 COPY package.json package-lock.json ./
 COPY fixtures ./fixtures
 COPY ui ./ui
@@ -53,5 +55,5 @@ HEALTHCHECK --interval=5s --timeout=3s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PIX_SANDBOX_PORT||8080)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself: it drains requests, flushes the store and exits 0
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/src/cli/bin.js"]
+ENTRYPOINT ["node", "dist/bin/pix-sandbox.js"]
 CMD ["serve"]

@@ -119,7 +119,7 @@ grep -E '^\[[0-9]/[0-9]\] STEP [0-9]+/[0-9]+: (FROM|RUN)' "$WORK/build.log" | se
 ENVS=$(podman image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE")
 echo "$ENVS" | grep -q NODE_EXTRA_CA_CERTS && fail "the runtime image carries NODE_EXTRA_CA_CERTS"
 "${PODMAN[@]}" run --rm "${RUN_LIMITS[@]}" --entrypoint /bin/sh "$IMAGE" -c \
-  'test ! -e /run/secrets/npm_ca && test "$(id -un)" = node && test -d /app/dist/src && ! test -d /app/node_modules/vitest' ||
+  'test ! -e /run/secrets/npm_ca && test "$(id -un)" = node && test -d /app/dist/src && test -f /app/dist/bin/pix-sandbox.js && ! test -d /app/node_modules/vitest' ||
   fail "the runtime image is not as expected (secret, user node, dist/, no dev dependencies)"
 podman image inspect --format '    user={{.Config.User}} stop={{.Config.StopSignal}} volumes={{.Config.Volumes}} ports={{.Config.ExposedPorts}} size={{.Size}}' "$IMAGE"
 ok "image built; no CA in it, runs as node, no dev dependencies"

@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import QRCode from 'qrcode';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/src/cli/bin.js');
+const BIN = path.join(ROOT, 'dist/bin/pix-sandbox.js');
 
 /** Starts a child process and resolves with the first URL it prints. */
 function startChild(args, env = {}) {

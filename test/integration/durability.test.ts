@@ -11,7 +11,7 @@ import { generateCpf } from '../../src/domain/documents.js';
 import { packagePath } from '../../src/paths.js';
 import { DEFAULT_CLIENT } from '../helpers/sandbox.js';
 
-const BIN = packagePath('dist', 'src', 'cli', 'bin.js');
+const BIN = packagePath('dist', 'bin', 'pix-sandbox.js');
 const TRIALS = 5;
 const IN_FLIGHT = 8;
 

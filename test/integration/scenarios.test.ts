@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAll } from '../../src/scenarios/load.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const BIN = path.resolve('dist/src/cli/bin.js');
+const BIN = path.resolve('dist/bin/pix-sandbox.js');
 
 interface CliResult {
   code: number;
