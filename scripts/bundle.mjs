@@ -3,12 +3,14 @@
 // modules: Node no longer resolves, reads and links each file and package.json (bench/RESULTS.md).
 // Modules loaded only when used (the certificate generator, the scenario runner) stay separate
 // chunks, loaded on demand. The library entry (dist/src/index.js) stays unbundled.
+import { rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
+await rm(path.join(root, 'dist/bin'), { recursive: true, force: true }); // no stale chunks
 await build({
   entryPoints: { 'pix-sandbox': path.join(root, 'dist/src/cli/bin.js') },
   outdir: path.join(root, 'dist/bin'),

@@ -1,4 +1,5 @@
 // HTTPS (CONTRACT §11): the generated certificate, trusting it, --require-https, a given pair.
+import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TlsConfigError } from '../../src/http/tls.js';
+import { packagePath } from '../../src/paths.js';
 import { DEFAULT_CLIENT, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 interface HttpsAnswer {
@@ -126,5 +128,36 @@ describe('HTTPS', () => {
 
     await expect(startTestSandbox({ httpsPort: 0, tlsCert, tlsKey: path.join(dir, 'other-key.pem') })).rejects.toBeInstanceOf(TlsConfigError);
     await expect(startTestSandbox({ httpsPort: 0, tlsCert })).rejects.toThrow(/together/);
+  });
+
+  it('the shipped command (the bundle) starts in memory with a generated ECDSA certificate that a trusting client accepts', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
+    const proc = spawn(process.execPath, [packagePath('dist', 'bin', 'pix-sandbox.js'), 'serve', '--memory', '--port', '0', '--https-port', '0'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!/certificate: (\S+)/.test(out) && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
+      const certPath = /certificate: (\S+)/.exec(out)?.[1];
+      expect(url, out).toBeDefined();
+      const cert = await readFile(certPath!, 'utf8');
+      const x = new X509Certificate(cert);
+      expect(x.publicKey.asymmetricKeyType).toBe('ec');
+      expect(x.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+      const res = await httpsPost(url!, '/v1/oauth/token', tokenBody, cert);
+      expect(res.status).toBe(200);
+      expect(res.fingerprint256).toBe(x.fingerprint256);
+      proc.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(certPath!)).toBe(false); // an in-memory run leaves nothing behind
+    } finally {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+    }
   });
 });
