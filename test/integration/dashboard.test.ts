@@ -119,7 +119,8 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     expect(lookup.body.data.status).toBe('COMPLETED');
     expect(lookup.body.data.payer).toMatchObject({ name: 'Ana Pagadora', document: CPF_RECEIVER });
     await until('the row to show PAID', async () => (await tr.textContent())?.includes('PAID'));
-    expect(await page.locator('#announce').textContent()).toContain('paid');
+    // the region is emptied, then filled 30 ms later (so screen readers repeat it): wait for the text
+    await until('the announcement', async () => (await page.locator('#announce').textContent())?.includes('paid'));
   });
 
   it('keeps keyboard focus where it was while the list refreshes under it', async () => {
@@ -172,7 +173,8 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden' });
     await until('the row to show FAILED', async () => (await tr.textContent())?.includes('FAILED'));
-    expect(await page.locator('#announce').textContent()).toContain('failed');
+    // the region is emptied, then filled 30 ms later (so screen readers repeat it): wait for the text
+    await until('the announcement', async () => (await page.locator('#announce').textContent())?.includes('failed'));
     // focus came back to the transfer's row, not to <body>
     expect(await page.evaluate(() => document.activeElement?.closest('tr')?.textContent ?? '')).toContain('Dashboard transfer to fail');
 
