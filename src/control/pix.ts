@@ -10,6 +10,7 @@ import { parseBody, readBody } from '../http/body.js';
 import type { Routes } from '../http/routes.js';
 import { pixPaySchema, type PixPayBody } from '../schemas/control.js';
 import { payCharge } from '../services/charges.js';
+import { ownRecord } from '../store/packed.js';
 import type { Data } from '../store/model.js';
 
 const LOCATION_ID = /\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/?$/;
@@ -26,7 +27,7 @@ export function chargeIdOfCode(data: Readonly<Data>, pixCode: string): string {
   const location = parsed.merchantAccount['25'];
   if (!location) throw invalid('it is a static code (no location, item 26/25); only dynamic charge codes can be paid here');
   const id = LOCATION_ID.exec(location)?.[1]?.toLowerCase();
-  const t = id && Object.hasOwn(data.transactions, id) ? data.transactions[id] : undefined;
+  const t = id ? ownRecord(data.transactions, id) : undefined;
   if (!t || t.type !== 'CASH_IN') throw notFound(`the charge at location ${location}`);
   return t.id;
 }

@@ -9,6 +9,7 @@ import { uuidParam, type Routes } from '../http/routes.js';
 import { transactionListQuerySchema, type TransactionListQuery } from '../schemas/control.js';
 import { validateQuery } from '../schemas/validator.js';
 import type { Transaction } from '../store/model.js';
+import { ownRecord } from '../store/packed.js';
 
 export function listTransactions(data: { transactions: Record<string, Transaction> }, q: TransactionListQuery): Transaction[] {
   const accountId = q.accountId?.toLowerCase();
@@ -36,7 +37,7 @@ export function controlTransactionRoutes(routes: Routes, ctx: AppContext): void 
 
   routes.get('/_sandbox/transactions/:id', (req, res) => {
     const id = uuidParam(req, 'id');
-    const t = Object.hasOwn(ctx.store.data.transactions, id) ? ctx.store.data.transactions[id] : undefined;
+    const t = ownRecord(ctx.store.data.transactions, id);
     if (!t) throw notFound(`transaction ${id}`);
     res.json(formatTransactionDetail(t, ctx.store.data));
   });

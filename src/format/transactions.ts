@@ -51,7 +51,12 @@ const party = (p: Party): Party => ({ name: p.name, document: p.document, ispb: 
  * The lookup's `data` (CONTRACT §6–7): id and status, plus end_to_end_id and payer/receiver when
  * COMPLETED, or error when FAILED. A charge's own states map onto the lookup's four.
  */
-export function formatLookup(t: Transaction): LookupData {
+/** The fields of a transaction that its lookup shows or decides by (all a lookup reads from the store). */
+export const LOOKUP_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'status', 'accountId', 'merchantId', 'endToEndId', 'payer', 'receiver', 'error']);
+type Common = 'id' | 'type' | 'status' | 'accountId' | 'merchantId' | 'endToEndId' | 'error';
+export type LookupView = Pick<Charge, Common | 'payer'> | Pick<Transfer, Common | 'receiver'>;
+
+export function formatLookup(t: LookupView): LookupData {
   if (t.type === 'CASH_IN') {
     if (t.status === 'WAITING_PAYMENT') return { id: t.id, status: 'WAITING_PAYMENT' };
     if (t.status === 'PAID') return { id: t.id, status: 'COMPLETED', end_to_end_id: t.endToEndId!, payer: party(t.payer!) };

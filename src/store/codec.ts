@@ -86,6 +86,36 @@ export class Codec {
     return v;
   }
 
+  /**
+   * Only the named top-level fields of the object packed at `start` (the others are stepped over,
+   * never built): a read that needs a few fields of a large record allocates only those.
+   */
+  decodeFields(bytes: Buffer, start: number, fields: ReadonlySet<string>, key?: string): Record<string, unknown> {
+    this.#in = bytes;
+    this.#p = start;
+    this.#key = key;
+    const out: Record<string, unknown> = {};
+    const tag = this.#in[this.#p++];
+    if (tag === T_SHAPED) {
+      for (const k of this.#shapes[this.#readVarint()]!) {
+        if (fields.has(k)) define(out, k, this.#read());
+        else this.#skip();
+      }
+    } else if (tag === T_KEYED) {
+      const n = this.#readVarint();
+      for (let i = 0; i < n; i++) {
+        const k = this.#read() as string;
+        if (fields.has(k)) define(out, k, this.#read());
+        else this.#skip();
+      }
+    } else {
+      this.#in = EMPTY;
+      throw new Error(`packed record is not an object (tag ${tag} at ${start})`);
+    }
+    this.#in = EMPTY;
+    return out;
+  }
+
   /** How many strings and shapes the tables hold (memory diagnostics). */
   stats(): { strings: number; shapes: number } {
     return { strings: this.#strings.length, shapes: this.#shapes.length };
@@ -280,6 +310,60 @@ export class Codec {
     const id = uuidFromBytes(this.#in, this.#p);
     this.#p += 16;
     return id;
+  }
+
+  /** Steps over one packed value without building it. */
+  #skip(): void {
+    const tag = this.#in[this.#p++];
+    switch (tag) {
+      case T_NULL:
+      case T_FALSE:
+      case T_TRUE:
+      case T_UNDEFINED:
+      case T_KEY:
+        return;
+      case T_UINT:
+      case T_NEGINT:
+      case T_INTERNED:
+        this.#readVarint();
+        return;
+      case T_FLOAT:
+        this.#p += 8;
+        return;
+      case T_LATIN1:
+      case T_UTF16: {
+        const n = this.#readVarint(); // read first: `#p += read()` would add to the position before the read
+        this.#p += tag === T_UTF16 ? 2 * n : n;
+        return;
+      }
+      case T_UUID:
+        this.#p += 16;
+        return;
+      case T_DATE:
+        this.#p += 6;
+        return;
+      case T_ARRAY: {
+        const n = this.#readVarint();
+        for (let i = 0; i < n; i++) this.#skip();
+        return;
+      }
+      case T_SHAPED: {
+        const n = this.#shapes[this.#readVarint()]!.length;
+        for (let i = 0; i < n; i++) this.#skip();
+        return;
+      }
+      case T_KEYED: {
+        const n = this.#readVarint();
+        for (let i = 0; i < 2 * n; i++) this.#skip();
+        return;
+      }
+      case T_WITH_UUID:
+        this.#skip();
+        this.#p += 16;
+        this.#skip();
+        return;
+    }
+    throw new Error(`packed record is corrupt (tag ${tag} at ${this.#p - 1})`);
   }
 
   #read(): unknown {

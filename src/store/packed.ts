@@ -128,6 +128,14 @@ export class PackedCollection<T = unknown> {
     return this.#codec.decodeBytes(chunk, start, id) as T;
   }
 
+  /** Only the named top-level fields of a record (see Codec.decodeFields). */
+  getFields(id: string, fields: ReadonlySet<string>): Partial<T> | undefined {
+    const pos = this.#map.get(keyOf(id));
+    if (pos === undefined) return undefined;
+    const [chunk, start] = this.#arena.locate(pos);
+    return this.#codec.decodeFields(chunk, start, fields, id) as Partial<T>;
+  }
+
   /** Packs and stores the record; throws (storing nothing) for a value JSON cannot hold. */
   set(id: string, record: T): void {
     const length = this.#codec.encodeBytes(record, id);
@@ -195,6 +203,26 @@ const views = new WeakMap<object, PackedCollection>();
 
 /** The packed collection behind a view (undefined for a plain object collection). */
 export const packedOf = (value: unknown): PackedCollection | undefined => (value && typeof value === 'object' ? views.get(value) : undefined);
+
+/**
+ * A collection's own record by id, or undefined. On a packed collection it decodes once; reading
+ * through the view would pass two traps (Object.hasOwn's descriptor, then the read).
+ */
+export function ownRecord<T>(coll: Record<string, T>, id: string): T | undefined {
+  const packed = views.get(coll) as PackedCollection<T> | undefined;
+  if (packed) return packed.get(id);
+  return Object.hasOwn(coll, id) ? coll[id] : undefined;
+}
+
+/**
+ * The named fields of a collection's own record by id (a plain collection hands over the whole
+ * record, which has them too), or undefined: for reads that need a few fields of large records.
+ */
+export function ownFields<V>(coll: Record<string, unknown>, id: string, fields: ReadonlySet<string>): V | undefined {
+  const packed = views.get(coll);
+  if (packed) return packed.getFields(id, fields) as V | undefined;
+  return (Object.hasOwn(coll, id) ? coll[id] : undefined) as V | undefined;
+}
 
 function makeView<T>(coll: PackedCollection<T>): Record<string, T> {
   const target: Record<string, T> = {};

@@ -60,6 +60,27 @@ describe('Codec', () => {
     }
   });
 
+  it('decodes only the named fields of an object, stepping over every kind of value in between', () => {
+    const codec = new Codec();
+    const rand = prng(12);
+    const names = ['id', 'status', 'amount', 'é', '__proto__', 'constructor', 'k0', 'k3', 'missing'];
+    let objects = 0;
+    for (let i = 0; i < 3000; i++) {
+      const v = randomValue(rand);
+      if (!v || typeof v !== 'object' || Array.isArray(v)) continue;
+      objects++;
+      const id = randomUUID();
+      const withId: Record<string, unknown> = { ...(v as object), tail: randomValue(rand), id };
+      const wanted = new Set(names.filter(() => rand() < 0.4));
+      const bytes = Buffer.from(codec.encode(withId, id), 'latin1');
+      const full = codec.decodeBytes(bytes, 0, id) as Record<string, unknown>;
+      const expected = Object.fromEntries(Object.entries(full).filter(([k]) => wanted.has(k)));
+      expect(JSON.stringify(codec.decodeFields(bytes, 0, wanted, id))).toBe(JSON.stringify(expected));
+    }
+    expect(objects).toBeGreaterThan(500);
+    expect(() => codec.decodeFields(Buffer.from(codec.encode([1, 2]), 'latin1'), 0, new Set(['id']))).toThrow(/not an object/);
+  });
+
   it('keeps a "__proto__" key as a plain field, as JSON.parse does', () => {
     const codec = new Codec();
     const v = JSON.parse('{"__proto__":{"polluted":true},"a":1}');
