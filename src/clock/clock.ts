@@ -2,17 +2,21 @@
 // sandbox goes through here; nothing else calls Date.now().
 export interface Clock {
   now(): Date;
+  /** sandbox time in epoch milliseconds (no Date made) */
+  nowMs(): number;
   nowIso(): string;
   nowSeconds(): number;
   offsetMs(): number;
 }
 
 export function createClock(offsetMs: () => number, realNow: () => number = Date.now): Clock {
-  const now = () => new Date(realNow() + offsetMs());
+  const nowMs = () => realNow() + offsetMs();
+  const now = () => new Date(nowMs());
   return {
     now,
+    nowMs,
     nowIso: () => now().toISOString(),
-    nowSeconds: () => Math.floor(now().getTime() / 1000),
+    nowSeconds: () => Math.floor(nowMs() / 1000),
     offsetMs,
   };
 }

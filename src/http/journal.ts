@@ -95,9 +95,11 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString().replace(/%5BREDACTED%5D/g, REDACTED)}`;
 }
 
-/** What the stage records: references and bytes, redacted only by `list()`. */
+/** What the stage records: references and the answer as sent, converted and redacted only by `list()`. */
 export interface RawEntry {
-  at: string;
+  seq: number;
+  /** sandbox time when the request arrived, epoch ms (made into text when listed) */
+  atMs: number;
   method: string;
   url: string;
   status: number;
@@ -106,20 +108,22 @@ export interface RawEntry {
   headers: Record<string, unknown>;
   /** already redacted (bounded) when the parser set it */
   body: unknown;
-  response: Buffer[];
+  /** the answer as handed to end(): a string or bytes, at most MAX_CAPTURE_BYTES of it */
+  response: string | Buffer | null;
   contentType: string | undefined;
 }
 
-/** At most MAX_CAPTURE_BYTES of an answer, kept as it came (no copy when it is small). */
-function clip(chunk: string | Buffer, encoding: unknown): Buffer {
-  const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-  return buf.length > MAX_CAPTURE_BYTES ? Buffer.from(buf.subarray(0, MAX_CAPTURE_BYTES)) : buf;
+/** At most MAX_CAPTURE_BYTES (characters, for text) of an answer, kept as it came: no copy, no conversion, when small. */
+function clip(chunk: unknown): string | Buffer | null {
+  if (typeof chunk === 'string') return chunk.length > MAX_CAPTURE_BYTES ? chunk.slice(0, MAX_CAPTURE_BYTES) : chunk;
+  if (Buffer.isBuffer(chunk)) return chunk.length > MAX_CAPTURE_BYTES ? Buffer.from(chunk.subarray(0, MAX_CAPTURE_BYTES)) : chunk;
+  return null;
 }
 
-function present(seq: number, e: RawEntry): JournalEntry {
+function present(e: RawEntry): JournalEntry {
   return {
-    seq,
-    at: e.at,
+    seq: e.seq,
+    at: new Date(e.atMs).toISOString(),
     method: e.method,
     path: redactUrl(e.url),
     status: e.status,
@@ -133,16 +137,18 @@ function present(seq: number, e: RawEntry): JournalEntry {
 
 /** A ring of the newest `capacity` entries. */
 export class Journal {
-  #ring: ({ seq: number; raw: RawEntry } | undefined)[];
+  #ring: (RawEntry | undefined)[];
   #next = 0;
   #seq = 0;
   constructor(readonly capacity: number) {
     this.#ring = new Array(capacity);
   }
 
+  /** Stores the entry, numbering it (its `seq` is set here). */
   add(raw: RawEntry): void {
     if (this.capacity === 0) return;
-    this.#ring[this.#next] = { seq: ++this.#seq, raw };
+    raw.seq = ++this.#seq;
+    this.#ring[this.#next] = raw;
     this.#next = (this.#next + 1) % this.capacity;
   }
 
@@ -151,7 +157,7 @@ export class Journal {
     const out: JournalEntry[] = [];
     for (let i = 1; i <= this.capacity; i++) {
       const slot = this.#ring[(this.#next - i + this.capacity) % this.capacity];
-      if (slot) out.push(present(slot.seq, slot.raw));
+      if (slot) out.push(present(slot));
     }
     return out;
   }
@@ -180,9 +186,9 @@ export function journalOf(ctx: AppContext): Journal {
   return j;
 }
 
-function parseCaptured(chunks: Buffer[], contentType: string | undefined): unknown {
-  if (chunks.length === 0) return null;
-  const text = Buffer.concat(chunks).toString('utf8');
+function parseCaptured(response: string | Buffer | null, contentType: string | undefined): unknown {
+  if (response === null) return null;
+  const text = typeof response === 'string' ? response : response.toString('utf8');
   if (contentType && /json/i.test(contentType)) {
     try {
       return JSON.parse(text);
@@ -200,7 +206,7 @@ export function journalStage(ctx: AppContext): RequestHandler {
   return (req, res, next) => {
     if (journal.capacity === 0 || !JOURNALED.test(req.path)) return next();
     const started = performance.now();
-    const at = ctx.clock.nowIso();
+    const atMs = ctx.clock.nowMs();
     // parseBody hands over the body as the client sent it, before validation fills in defaults;
     // redacted now, not when listed: the copy is bounded (MAX_NODES), the client's body may not be
     let sent: unknown;
@@ -211,9 +217,9 @@ export function journalStage(ctx: AppContext): RequestHandler {
     // the entry is recorded there, keeping the chunk as it is (converted when the journal is listed).
     const end = res.end;
     res.end = function journaledEnd(this: typeof res, ...a: unknown[]) {
-      const [chunk, encoding] = a;
       journal.add({
-        at,
+        seq: 0,
+        atMs,
         method: req.method,
         url: req.originalUrl,
         status: res.statusCode,
@@ -221,7 +227,7 @@ export function journalStage(ctx: AppContext): RequestHandler {
         requestId: String(res.locals.requestId ?? ''),
         headers: req.headers,
         body: sent,
-        response: typeof chunk === 'string' || Buffer.isBuffer(chunk) ? [clip(chunk, encoding)] : [],
+        response: clip(a[0]),
         contentType: res.getHeader('content-type')?.toString(),
       });
       return (end as (...args: unknown[]) => typeof res).apply(this, a);
