@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from './context.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
+import { useLeanJson } from './http/json.js';
 import { createRoutes, type Routes } from './http/routes.js';
 import { oauthRoutes } from './api/oauth.js';
 import { merchantRoutes } from './api/merchants.js';
@@ -70,6 +71,7 @@ export function createApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  useLeanJson(app);
   app.use(pipeline([requestId, ...STAGES.map((stage) => stage(ctx))]));
   const routes = createRoutes();
   for (const mod of ROUTE_MODULES) mod(routes, ctx);

@@ -35,6 +35,20 @@ describe('balance', () => {
     expect(r.body).toEqual({ statusCode: 200, message: expect.any(String), data: { balance: 1_000_000 } });
   });
 
+  it('answers JSON with its charset and exact length; HEAD gives the same headers and no body', async () => {
+    const headers = { authorization: `Bearer ${token}` };
+    const get = await fetch(`${sb.url}/v1/banking/balance`, { headers });
+    const text = await get.text();
+    expect(get.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(get.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(get.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const head = await fetch(`${sb.url}/v1/banking/balance`, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+  });
+
   it('a merchant token reads its main wallet, and both move in real time', async () => {
     expect(await balanceOf(sb, merchant.token)).toBe(0);
     const id = await charge(merchant.token, { amount: 5_000 });
