@@ -3,6 +3,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { SandboxError } from '../domain/errors.js';
 import { unknownFields, validateBody, withoutUnknownFields } from '../schemas/validator.js';
+import { noteBody } from './journal.js';
 
 const LIMIT = '1mb';
 const json = express.json({ limit: LIMIT, strict: true, type: () => true });
@@ -38,7 +39,7 @@ export function parseBody(allowForm = false): RequestHandler {
   return (req, res, next) => {
     // the body as the client sent it, before validation fills in defaults: the journal keeps it
     const parsed = (err?: unknown) => {
-      if (!err) (res.locals.onBody as ((body: unknown) => void) | undefined)?.(req.body);
+      if (!err) noteBody(res, req.body);
       next(err);
     };
     if (!hasBody(req)) {

@@ -8,7 +8,7 @@
 // Recording is on every API request's path, so headers and the bytes answered are kept raw and
 // redacted only when the journal is listed (nothing unredacted ever leaves); a request body is
 // redacted at once, since that copy is also what bounds its size.
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 
@@ -200,37 +200,47 @@ function parseCaptured(response: string | Buffer | null, contentType: string | u
   return text;
 }
 
+/**
+ * Hands the journal the body as the client sent it (parseBody calls this before validation fills
+ * in defaults). Redacted now, not when listed: the copy is bounded (MAX_NODES), the client's body may not be.
+ */
+export function noteBody(res: Response, body: unknown): void {
+  const entry = res.locals.journalEntry as RawEntry | undefined;
+  if (entry) entry.body = body === undefined ? null : redact(body);
+}
+
 /** The journal stage: first in the pipeline, so that it sees every answer, injected faults included. */
 export function journalStage(ctx: AppContext): RequestHandler {
   const journal = journalOf(ctx);
   return (req, res, next) => {
     if (journal.capacity === 0 || !JOURNALED.test(req.path)) return next();
     const started = performance.now();
-    const atMs = ctx.clock.nowMs();
-    // parseBody hands over the body as the client sent it, before validation fills in defaults;
-    // redacted now, not when listed: the copy is bounded (MAX_NODES), the client's body may not be
-    let sent: unknown;
-    res.locals.onBody = (v: unknown) => {
-      sent = v === undefined ? null : redact(v);
+    // one object per request, filled in as the request goes (body: noteBody; the rest: at end())
+    const entry: RawEntry = {
+      seq: 0,
+      atMs: ctx.clock.nowMs(),
+      method: req.method,
+      url: req.originalUrl,
+      status: 0,
+      durationMs: 0,
+      requestId: '',
+      headers: req.headers,
+      body: undefined,
+      response: null,
+      contentType: undefined,
     };
+    res.locals.journalEntry = entry;
     // Journaled paths answer with res.json/res.send, which hand the whole body to one end() call:
     // the entry is recorded there, keeping the chunk as it is (converted when the journal is listed).
-    const end = res.end;
-    res.end = function journaledEnd(this: typeof res, ...a: unknown[]) {
-      journal.add({
-        seq: 0,
-        atMs,
-        method: req.method,
-        url: req.originalUrl,
-        status: res.statusCode,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        requestId: String(res.locals.requestId ?? ''),
-        headers: req.headers,
-        body: sent,
-        response: clip(a[0]),
-        contentType: res.getHeader('content-type')?.toString(),
-      });
-      return (end as (...args: unknown[]) => typeof res).apply(this, a);
+    const end = res.end as (this: Response, chunk?: unknown, encoding?: unknown, cb?: unknown) => Response;
+    res.end = function journaledEnd(this: Response, chunk?: unknown, encoding?: unknown, cb?: unknown) {
+      entry.status = res.statusCode;
+      entry.durationMs = Math.round((performance.now() - started) * 100) / 100;
+      entry.requestId = String(res.locals.requestId ?? '');
+      entry.response = clip(chunk);
+      entry.contentType = res.getHeader('content-type')?.toString();
+      journal.add(entry);
+      return end.call(this, chunk, encoding, cb);
     } as typeof res.end;
     next();
   };
