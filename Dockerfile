@@ -53,7 +53,8 @@ EXPOSE 8080 8443
 # No --start-period: the sandbox answers within a second, and dockerfilelint 1.8 rejects the option.
 HEALTHCHECK --interval=5s --timeout=3s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PIX_SANDBOX_PORT||8080)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# node is PID 1 and handles SIGTERM itself: it drains requests, flushes the store and exits 0
+# node is PID 1 (the file's "#!/usr/bin/env -S node <flags>" line execs it, with the V8 flags the
+# command is meant to run with) and handles SIGTERM itself: it drains requests, flushes the store and exits 0
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/bin/pix-sandbox.js"]
+ENTRYPOINT ["/app/dist/bin/pix-sandbox.js"]
 CMD ["serve"]

@@ -2,6 +2,7 @@
 // A section is a module in bench/sections/ exporting `section = { name, title, order, run(h) }`;
 // bench/run.mjs finds it there, so adding one needs no edit anywhere else.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,19 @@ export const BENCH_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url
 export const ROOT = path.dirname(BENCH_DIR);
 /** the compiled sandbox (npm run bench builds it first) */
 export const dist = (...parts) => path.join(ROOT, 'dist', 'src', ...parts);
+/** the command as shipped: the bundle that `npm run build` writes */
+export const BIN = path.join(ROOT, 'dist', 'bin', 'pix-sandbox.js');
+
+/**
+ * The node flags of the command's "#!/usr/bin/env -S node <flags>" line: the bench starts
+ * `node <flags> BIN`, as the kernel does when the command is run by its name (bin, image, npm start).
+ */
+export function shippedNodeFlags() {
+  const first = readFileSync(BIN, 'utf8').slice(0, 200).split('\n')[0];
+  const m = /^#!\S*env\s+(?:-S\s+)?node\b(.*)$/.exec(first);
+  if (!m) throw new Error(`${BIN} does not start with a "#!/usr/bin/env node" line: ${first}`);
+  return m[1].trim().split(/\s+/).filter(Boolean);
+}
 
 /** BENCH_QUICK=1: a short run (1 s loads, one round) for every section that reads these variables. */
 export const QUICK = ['1', 'true', 'yes'].includes(String(process.env.BENCH_QUICK ?? '').toLowerCase());

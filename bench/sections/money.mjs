@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import QRCode from 'qrcode';
+import { BIN, shippedNodeFlags } from '../lib/harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin/pix-sandbox.js');
 
 /** Starts a child process and resolves with the first URL it prints. */
 function startChild(args, env = {}) {
@@ -134,7 +134,7 @@ export default async function money({
   const children = [];
   try {
     // a real, durable sandbox: lowdb file with the write-ahead log, fsync on every group commit
-    const sandbox = await startChild([BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dataDir]);
+    const sandbox = await startChild([...shippedNodeFlags(), BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dataDir]);
     children.push(sandbox.child);
     const base = sandbox.url;
     const token = await tokenFor(base);

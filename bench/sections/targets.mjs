@@ -15,7 +15,7 @@ import path from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { BENCH_DIR, CONNECTIONS, dist, fmt, load, pause, QUICK, SECONDS, table, tempDir } from '../lib/harness.mjs';
+import { BENCH_DIR, BIN, CONNECTIONS, fmt, load, pause, QUICK, SECONDS, shippedNodeFlags, table, tempDir } from '../lib/harness.mjs';
 import { machine, memoryOf, startNode, waitForOk } from '../lib/procs.mjs';
 import { buildData, DEFAULT_CLIENT, defaultSecretHash, writeDb } from '../lib/seed-db.mjs';
 import { startJsonServer, writeJsonServerDb } from '../peers/json-server.mjs';
@@ -24,7 +24,6 @@ const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 2));
 const STARTS = QUICK ? 3 : 7;
 const READS_STORED = 10_000;
-const BIN = path.join(BENCH_DIR, '..', 'dist', 'bin', 'pix-sandbox.js'); // the command as shipped (bundled)
 const GC_PRELOAD = path.join(BENCH_DIR, 'lib', 'gc-on-signal.cjs');
 const HELLO = path.join(BENCH_DIR, 'peers', 'express-hello.mjs');
 const RESULTS = path.join(BENCH_DIR, 'RESULTS.md');
@@ -32,7 +31,9 @@ const RESULTS = path.join(BENCH_DIR, 'RESULTS.md');
 const CASH_OUT = JSON.stringify({ type: 'pix_key', description: 'bench', amount: '100', details: { name: 'Fornecedor', key: '52998224725', keyType: 'CPF' } });
 const CASH_IN = JSON.stringify({ amount: 12_345, description: 'bench', customer: { name: 'Maria Silva', document: '52998224725' } });
 
-const sandboxArgs = (dir, nodeArgs = []) => [...nodeArgs, BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dir];
+// the sandbox runs as its launchers run it: node with the flags of the command's #! line
+const FLAGS = shippedNodeFlags();
+const sandboxArgs = (dir, nodeArgs = []) => [...FLAGS, ...nodeArgs, BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dir];
 
 async function tokenOf(url) {
   const r = await fetch(`${url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_CLIENT) });
@@ -296,10 +297,10 @@ async function startupOnce(args, health) {
 async function startup() {
   const variants = {
     express: [[HELLO], '/_sandbox/health'],
-    http: [[BIN, 'serve', '--memory', '--port', '0', '--https-port', 'off'], '/_sandbox/health'],
+    http: [[...FLAGS, BIN, 'serve', '--memory', '--port', '0', '--https-port', 'off'], '/_sandbox/health'],
     // the default command, HTTPS included (a certificate is generated on each in-memory start);
     // port 0 instead of 8443 so that the run never collides with another sandbox on this machine
-    https: [[BIN, 'serve', '--memory', '--port', '0', '--https-port', '0'], '/_sandbox/health'],
+    https: [[...FLAGS, BIN, 'serve', '--memory', '--port', '0', '--https-port', '0'], '/_sandbox/health'],
   };
   const times = { express: [], http: [], https: [] };
   await startupOnce(...variants.express); // disk cache warm for all
