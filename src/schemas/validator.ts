@@ -6,21 +6,25 @@
 // PRECOMPILED and never runs ajv's compiler at start-up (the fixture schema alone cost ~30 ms of it);
 // anything not found there (tests running from src/, a schema added without a build) is compiled here.
 import { createHash } from 'node:crypto';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { SandboxError, type ErrorDetail } from '../domain/errors.js';
 import { PRECOMPILED } from './precompiled.js';
 
 type JsonSchema = Record<string, unknown>;
 export type SchemaKind = 'body' | 'query';
 
-const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => void };
+// ajv's compiler is loaded only when a schema must be compiled here (never in a built sandbox,
+// whose schemas are all precompiled): synchronously, by require, so that validation stays synchronous.
+const load = createRequire(import.meta.url);
 
 /** The one ajv configuration, shared with the build-time compiler (which adds `code.source`). */
 export function makeAjv(kind: SchemaKind, extra: Options = {}): Ajv {
+  const { Ajv } = load('ajv') as typeof import('ajv');
+  const addFormats = (load('ajv-formats') as { default: (ajv: Ajv) => void }).default;
   // no meta-schema check at each compile: the test suite checks every schema against JSON Schema 2020-12 (openapi tests)
   const ajv = new Ajv({ allErrors: true, coerceTypes: kind === 'query', useDefaults: true, verbose: true, strict: true, validateSchema: false, meta: false, ...extra });
-  addFormats.default(ajv);
+  addFormats(ajv);
   // annotations: a human message for the rule, and OpenAPI-only fields
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-immutable', schemaType: 'boolean' });
