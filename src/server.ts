@@ -84,7 +84,17 @@ export async function boot(config: Config): Promise<Running> {
     return `${scheme}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
   };
   const server = http.createServer({ keepAliveTimeout: 5000 }, app);
-  const url = urlOf('http', await listen(server, config.port, config.host));
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config.port, config.host);
+  } catch (e) {
+    // nothing listens: release what boot() opened, so that a caller that carries on leaks nothing
+    for (const w of ctx.workers) await w.stop();
+    await tlsMaterial?.cleanup();
+    await store.close();
+    throw e;
+  }
+  const url = urlOf('http', address);
   ctx.setPublicUrl(url);
   const listeners: Listener[] = [{ url, server }];
   const notes: string[] = [...extensionNotes];
