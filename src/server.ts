@@ -1,7 +1,7 @@
 // Boots a sandbox: store, fixtures, context, workers and listeners. Shared by the CLI's
 // `serve` and the programmatic startSandbox(); never exits the process itself.
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { createApp } from './app.js';
@@ -10,6 +10,7 @@ import { startTicker } from './clock/ticker.js';
 import { dataFile, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { loadTls } from './http/tls.js';
+import { httpsModule } from './http/lazy-builtins.js';
 import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';
@@ -99,7 +100,7 @@ export async function boot(config: Config): Promise<Running> {
   const listeners: Listener[] = [{ url, server }];
   const notes: string[] = [...extensionNotes];
   if (tlsMaterial && config.httpsPort !== null) {
-    const secure = https.createServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, keepAliveTimeout: 5000 }, app);
+    const secure = httpsModule().createServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, keepAliveTimeout: 5000 }, app);
     try {
       const httpsUrl = urlOf('https', await listen(secure, config.httpsPort, config.host));
       listeners.push({ url: httpsUrl, server: secure });

@@ -2,7 +2,7 @@
 // test suite can trust the sandbox's self-signed certificate per client (`ca`) without touching
 // process-wide settings such as NODE_EXTRA_CA_CERTS.
 import http from 'node:http';
-import https from 'node:https';
+import { httpsModule } from '../http/lazy-builtins.js';
 
 export interface TransportOptions {
   /** scheme://host:port of the sandbox */
@@ -66,7 +66,7 @@ export class Transport {
     }
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
     const secure = url.protocol === 'https:';
-    const send = secure ? https.request : http.request;
+    const send = secure ? httpsModule().request : http.request;
     return new Promise((resolve, reject) => {
       const req = send(url, { method, headers, ...(secure && this.opts.ca ? { ca: this.opts.ca } : {}), timeout: this.opts.timeoutMs ?? 30_000 }, (res) => {
         const chunks: Buffer[] = [];

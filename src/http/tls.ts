@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import type { Config } from '../config.js';
+import { tlsModule } from './lazy-builtins.js';
 
 export interface TlsMaterial {
   cert: string;
@@ -107,7 +107,7 @@ async function givenMaterial(certFile: string, keyFile: string): Promise<TlsMate
   const cert = await read(certFile, 'certificate');
   const key = await read(keyFile, 'key');
   try {
-    tls.createSecureContext({ cert, key }); // throws on a bad PEM or a key that does not match
+    tlsModule().createSecureContext({ cert, key }); // throws on a bad PEM or a key that does not match
   } catch (e) {
     throw new TlsConfigError(`cannot use the TLS certificate ${certFile} with key ${keyFile}: ${(e as Error).message}`);
   }

@@ -3,8 +3,8 @@
 // are not pooled (a receiver restarting between attempts never meets a stale socket) and the
 // dispatcher can abort everything in flight when the sandbox stops.
 import http from 'node:http';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { httpsModule } from '../http/lazy-builtins.js';
 
 export const ATTEMPT_TIMEOUT_MS = 5000;
 
@@ -35,7 +35,7 @@ export function send(url: string, body: string, headers: Record<string, string>,
       return resolve({ statusCode: null, error: `invalid URL ${url}`, durationMs: 0, aborted: false });
     }
     if (signal.aborted) return resolve({ statusCode: null, error: 'aborted: the sandbox is stopping', durationMs: 0, aborted: true });
-    const mod = target.protocol === 'https:' ? https : http;
+    const mod = target.protocol === 'https:' ? httpsModule() : http;
     const req = mod.request(target, {
       method: 'POST',
       agent: false,
