@@ -365,7 +365,7 @@ async function writeResults(startedAt, seconds) {
     `Run: ${startedAt.toISOString()} — \`${QUICK ? 'BENCH_QUICK=1 ' : ''}npm run bench\` (section \`targets\`: ${fmt(seconds)} s)`,
     '',
     `Machine: ${os.cpus().length} CPUs (nproc ${os.availableParallelism?.() ?? os.cpus().length}), ${m.cpu}, ${fmt(m.memGb, 1)} GB memory, load average at the start ${m.load}; Node ${process.version}, ${os.type()} ${os.release()}.`,
-    `Load: autocannon in its own process, ${CONNECTIONS} connections, best of ${ROUNDS} alternating round(s) of ${SECONDS} s after a warm-up; every server in its own process; the sandbox from dist/ on a data folder with fsync on; start-up: median (p50) and slowest (p99 column) of ${STARTS} starts.`,
+    `Load: autocannon in its own process, ${CONNECTIONS} connections, best of ${ROUNDS} alternating round(s) of ${SECONDS} s after a warm-up; every server in its own process; the sandbox as shipped (dist/bin/pix-sandbox.js, run by node with the flags of its #! line) on a data folder with fsync on; start-up: median (p50) and slowest (p99 column) of ${STARTS} starts.`,
     '',
     mdTable(),
     '',
