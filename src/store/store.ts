@@ -11,7 +11,7 @@ import { Codec } from './codec.js';
 import { COLLECTIONS, emptyData, SCHEMA_VERSION, type CollectionName, type Data, type EntityOf, type Meta } from './model.js';
 import { Indexes } from './indexes.js';
 import { applyOp, type Op } from './ops.js';
-import { PackedCollection, packedOf } from './packed.js';
+import { ownRecord, PackedCollection, packedOf } from './packed.js';
 import { StoreFileError, WalAdapter, type LoadSink, type LogAdapter } from './wal-adapter.js';
 
 export interface Tx {
@@ -94,20 +94,14 @@ export class Store {
     let data = adopt(fresh, new Codec());
     let ix = new Indexes();
     const coll = (c: string) => (data as unknown as Record<string, Record<string, unknown>>)[c] ?? ((data as unknown as Record<string, unknown>)[c] = {});
-    const packed = (c: string) => packedOf(coll(c));
-    const current = (c: string, id: string) => {
-      const p = packed(c);
-      return p ? p.get(id) : Object.hasOwn(coll(c), id) ? coll(c)[id] : undefined;
-    };
-    // records arrive one at a time and are packed at once: the store is never held twice over
+    // records arrive one at a time and are packed at once (a packed collection's view packs what
+    // is assigned to it): the store is never held twice over
     const sink: LoadSink = {
       meta: (meta) => {
         data.meta = meta;
       },
       record: (c, id, value) => {
-        const p = packed(c);
-        if (p) p.set(id, value);
-        else coll(c)[id] = value;
+        coll(c)[id] = value;
         ix.update(c as CollectionName, undefined, value as never);
       },
       reset: () => {
@@ -116,13 +110,8 @@ export class Store {
       },
       op: (op: Op) => {
         if ('meta' in op) return applyOp(data, op);
-        const before = current(op.c, op.id);
-        const p = packed(op.c);
-        if ('del' in op) {
-          if (p) p.delete(op.id);
-          else delete coll(op.c)[op.id];
-        } else if (p) p.set(op.id, op.v);
-        else coll(op.c)[op.id] = op.v;
+        const before = ownRecord(coll(op.c), op.id);
+        applyOp(data, op);
         ix.update(op.c, before as never, ('del' in op ? undefined : op.v) as never);
       },
     };
@@ -166,43 +155,32 @@ export class Store {
     const undo: (() => void)[] = [];
     const data = this.data;
     const ix = this.ix;
-    const plain = (c: CollectionName) => data[c] as Record<string, unknown>;
+    // a packed collection's view packs what is assigned to it and unpacks what is deleted: one
+    // write path for both kinds of collection
+    const coll = (c: CollectionName) => data[c] as Record<string, unknown>;
     const tx: Tx = {
       data,
       ix,
-      get: (c, id) => {
-        const p = packedOf(data[c]);
-        if (p) return p.get(id) as EntityOf<typeof c> | undefined;
-        return Object.hasOwn(data[c], id) ? (data[c][id] as EntityOf<typeof c>) : undefined;
-      },
+      get: (c, id) => ownRecord(coll(c), id) as EntityOf<typeof c> | undefined,
       put: (c, record) => {
         const id = (record as { id: string }).id;
-        const p = packedOf(data[c]);
         const before = tx.get(c, id);
-        const had = before !== undefined || (!p && Object.hasOwn(plain(c), id));
-        if (p) p.set(id, record); // throws, storing nothing, for a value the log could not hold
-        else plain(c)[id] = record;
+        coll(c)[id] = record; // a packed collection throws, storing nothing, for a value the log could not hold
         ix.update(c, before, record);
         undo.push(() => {
-          if (p) {
-            if (had) p.set(id, before);
-            else p.delete(id);
-          } else if (had) plain(c)[id] = before;
-          else delete plain(c)[id];
+          if (before !== undefined) coll(c)[id] = before;
+          else delete coll(c)[id];
           ix.update(c, record, before);
         });
         ops.push({ c, id, v: record });
       },
       remove: (c, id) => {
-        const p = packedOf(data[c]);
         const before = tx.get(c, id);
-        if (before === undefined && (p || !Object.hasOwn(plain(c), id))) return;
-        if (p) p.delete(id);
-        else delete plain(c)[id];
+        if (before === undefined) return;
+        delete coll(c)[id];
         ix.update(c, before, undefined);
         undo.push(() => {
-          if (p) p.set(id, before);
-          else plain(c)[id] = before;
+          coll(c)[id] = before;
           ix.update(c, undefined, before);
         });
         ops.push({ c, id, del: 1 });

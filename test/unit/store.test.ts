@@ -92,6 +92,31 @@ describe('Store', () => {
     await store.close();
   });
 
+  it('rolls back a packed collection too, when the change holds a value the log cannot hold', async () => {
+    const store = await open();
+    const entry = (id: string, amount: number) => ({ id, from: 'world', to: 'wallet:w-1', amount, transactionId: null, kind: 'ADJUSTMENT', at: now() }) as const;
+    await store.commit((tx) => {
+      tx.put('ledger', entry('e1', 100));
+      tx.put('ledger', entry('e2', 200));
+    });
+    const before = JSON.stringify(store.data.ledger);
+    const failing = store.commit((tx) => {
+      tx.put('ledger', entry('e1', 999)); // replaced
+      tx.remove('ledger', 'e2'); // removed
+      tx.put('ledger', entry('e3', 50)); // added
+      tx.put('ledger', { ...entry('e4', 1), amount: 10n as unknown as number }); // JSON has no BigInt
+    });
+    await expect(failing).rejects.toThrow(/BigInt/);
+    expect(JSON.stringify(store.data.ledger)).toBe(before);
+    expect(store.ix.balance('wallet:w-1')).toBe(300);
+    await store.commit((tx) => tx.put('ledger', entry('e5', 5)));
+    await store.close();
+    const reopened = await open();
+    expect(Object.keys(reopened.data.ledger)).toEqual(['e1', 'e2', 'e5']);
+    expect(reopened.ix.balance('wallet:w-1')).toBe(305);
+    await reopened.close();
+  });
+
   it('replays the log after a crash (no close) and compacts it into the snapshot at start', async () => {
     const store = await open();
     await store.commit((tx) => {
