@@ -36,8 +36,6 @@ const MAX_DEPTH = 100;
 const MAX_DATE_MS = 2 ** 48 - 1;
 
 const EMPTY = Buffer.alloc(0);
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
 
 export class Codec {
   #shapes: string[][] = [];
@@ -114,11 +112,6 @@ export class Codec {
     }
     this.#in = EMPTY;
     return out;
-  }
-
-  /** How many strings and shapes the tables hold (memory diagnostics). */
-  stats(): { strings: number; shapes: number } {
-    return { strings: this.#strings.length, shapes: this.#shapes.length };
   }
 
   // ---- writing ----
@@ -287,10 +280,8 @@ export class Codec {
   #uuid(s: string, tag: number): void {
     if (tag >= 0) this.#byte(tag);
     this.#room(16);
-    for (let i = 0; i < 36; i += 2) {
-      if (i === 8 || i === 13 || i === 18 || i === 23) i++;
-      this.#buf[this.#pos++] = (HEX_VALUE[s.charCodeAt(i)]! << 4) | HEX_VALUE[s.charCodeAt(i + 1)]!;
-    }
+    uuidToBytes(s, this.#buf, this.#pos); // s matched UUID: always true
+    this.#pos += 16;
   }
 
   // ---- reading ----
@@ -440,6 +431,27 @@ export class Codec {
     }
     throw new Error(`packed record is corrupt (tag ${tag} at ${this.#p - 1})`);
   }
+}
+
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+
+/**
+ * Writes the 16 bytes of a lower-case canonical UUID into `out` at `at`; false (having written
+ * part of them, perhaps) for anything else.
+ */
+export function uuidToBytes(id: string, out: Uint8Array, at: number): boolean {
+  if (id.length !== 36 || id.charCodeAt(8) !== 45 || id.charCodeAt(13) !== 45 || id.charCodeAt(18) !== 45 || id.charCodeAt(23) !== 45) return false;
+  for (let i = 0; i < 36; i += 2) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) i++;
+    const a = id.charCodeAt(i);
+    const b = id.charCodeAt(i + 1);
+    const hi = a < 128 ? HEX_VALUE[a]! : -1;
+    const lo = b < 128 ? HEX_VALUE[b]! : -1;
+    if (hi < 0 || lo < 0) return false;
+    out[at++] = (hi << 4) | lo;
+  }
+  return true;
 }
 
 const uuidText = Buffer.alloc(36);

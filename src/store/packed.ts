@@ -9,7 +9,7 @@
 // collector to visit, and the young generation does not grow while 100,000 records are loaded);
 // the Map holds a 16-byte key per UUID id and a number. A record that changes is written anew and
 // its old bytes become garbage; the arena is rewritten when garbage outweighs what is alive.
-import { uuidFromBytes, type Codec } from './codec.js';
+import { uuidFromBytes, uuidToBytes, type Codec } from './codec.js';
 
 /** marks an id kept as it is, when it could be taken for a 16-byte key (never a byte itself) */
 const ESCAPE = '\u0100';
@@ -17,28 +17,11 @@ const CHUNK = 1 << 20;
 const LENGTH_BYTES = 4;
 
 const keyBytes = Buffer.alloc(16);
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
-const hex = (c: number): number => (c < 128 ? HEX_VALUE[c]! : -1);
-
-/** Writes the 16 bytes of a lower-case canonical UUID into keyBytes; false for anything else. */
-function uuidBytes(id: string): boolean {
-  if (id.length !== 36 || id.charCodeAt(8) !== 45 || id.charCodeAt(13) !== 45 || id.charCodeAt(18) !== 45 || id.charCodeAt(23) !== 45) return false;
-  let j = 0;
-  for (let i = 0; i < 36; i += 2) {
-    if (i === 8 || i === 13 || i === 18 || i === 23) i++;
-    const hi = hex(id.charCodeAt(i));
-    const lo = hex(id.charCodeAt(i + 1));
-    if (hi < 0 || lo < 0) return false;
-    keyBytes[j++] = (hi << 4) | lo;
-  }
-  return true;
-}
 
 /** The Map key of an id: 16 one-byte chars for a lower-case UUID, the id itself otherwise. */
 export function keyOf(id: string): string {
   // one flat string (a += chain would keep 15 cons cells per key alive in the Map)
-  if (uuidBytes(id)) return keyBytes.toString('latin1');
+  if (uuidToBytes(id, keyBytes, 0)) return keyBytes.toString('latin1');
   return id.length === 16 || id.startsWith(ESCAPE) ? ESCAPE + id : id;
 }
 
@@ -122,18 +105,20 @@ export class PackedCollection<T = unknown> {
   }
 
   get(id: string): T | undefined {
-    const pos = this.#map.get(keyOf(id));
-    if (pos === undefined) return undefined;
-    const [chunk, start] = this.#arena.locate(pos);
-    return this.#codec.decodeBytes(chunk, start, id) as T;
+    const at = this.#locate(id);
+    return at && (this.#codec.decodeBytes(at[0], at[1], id) as T);
   }
 
   /** Only the named top-level fields of a record (see Codec.decodeFields). */
   getFields(id: string, fields: ReadonlySet<string>): Partial<T> | undefined {
+    const at = this.#locate(id);
+    return at && (this.#codec.decodeFields(at[0], at[1], fields, id) as Partial<T>);
+  }
+
+  /** Where the record of `id` is packed, or undefined. */
+  #locate(id: string): [Buffer, number] | undefined {
     const pos = this.#map.get(keyOf(id));
-    if (pos === undefined) return undefined;
-    const [chunk, start] = this.#arena.locate(pos);
-    return this.#codec.decodeFields(chunk, start, fields, id) as Partial<T>;
+    return pos === undefined ? undefined : this.#arena.locate(pos);
   }
 
   /** Packs and stores the record; throws (storing nothing) for a value JSON cannot hold. */
@@ -158,13 +143,6 @@ export class PackedCollection<T = unknown> {
 
   *ids(): IterableIterator<string> {
     for (const k of this.#map.keys()) yield idOf(k);
-  }
-
-  *records(): IterableIterator<T> {
-    for (const [k, pos] of this.#map) {
-      const [chunk, start] = this.#arena.locate(pos);
-      yield this.#codec.decodeBytes(chunk, start, idOf(k)) as T;
-    }
   }
 
   /** Bytes held: alive, and garbage not yet reclaimed (diagnostics). */
