@@ -95,7 +95,7 @@ export class WalAdapter implements LogAdapter {
       if (e instanceof SnapshotFormatError) throw new StoreFileError(this.file, e.message);
       throw e;
     }
-    const rotated = await this.#rotatedLogs();
+    const rotated = await rotatedLogs(this.walFile);
     const covered = snap?.wal ?? 0;
     const logs = [...rotated.filter((r) => r.n > covered).map((r) => r.file), this.walFile];
     let logged = rotated.length > 0;
@@ -130,7 +130,7 @@ export class WalAdapter implements LogAdapter {
     await this.#handle(); // the new, empty log exists from now on
     const done = (async () => {
       this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
-      for (const r of await this.#rotatedLogs()) if (r.n <= k) await unlink(r.file).catch(() => undefined);
+      for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await unlink(r.file).catch(() => undefined);
     })();
     const settled: Promise<void> = done.then(
       () => undefined,
@@ -177,15 +177,17 @@ export class WalAdapter implements LogAdapter {
     return this.#wal;
   }
 
-  async #rotatedLogs(): Promise<{ n: number; file: string }[]> {
-    const dir = path.dirname(this.walFile);
-    const base = `${path.basename(this.walFile)}.`;
-    const names = await readdir(dir).catch(() => [] as string[]);
-    return names
-      .filter((f) => f.startsWith(base) && /^\d+$/.test(f.slice(base.length)))
-      .map((f) => ({ n: Number(f.slice(base.length)), file: path.join(dir, f) }))
-      .sort((a, b) => a.n - b.n);
-  }
+}
+
+/** The rotated logs beside `walFile` (`<walFile>.<k>`), oldest first. */
+async function rotatedLogs(walFile: string): Promise<{ n: number; file: string }[]> {
+  const dir = path.dirname(walFile);
+  const base = `${path.basename(walFile)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((f) => f.startsWith(base) && /^\d+$/.test(f.slice(base.length)))
+    .map((f) => ({ n: Number(f.slice(base.length)), file: path.join(dir, f) }))
+    .sort((a, b) => a.n - b.n);
 }
 
 async function sizeOf(file: string): Promise<number> {
@@ -229,11 +231,8 @@ export async function moveAside(file: string, suffix: string): Promise<string | 
   }
   const target = `${file}.${suffix}.bak`;
   await rename(file, target);
-  const dir = path.dirname(file);
-  const base = `${path.basename(file)}.wal`;
-  for (const f of await readdir(dir).catch(() => [] as string[])) {
-    if (f === base || (f.startsWith(`${base}.`) && /^\d+$/.test(f.slice(base.length + 1))))
-      await rename(path.join(dir, f), `${target}${f.slice(path.basename(file).length)}`).catch(() => undefined);
-  }
+  const wal = `${file}.wal`;
+  for (const log of [wal, ...(await rotatedLogs(wal)).map((r) => r.file)])
+    await rename(log, `${target}${path.basename(log).slice(path.basename(file).length)}`).catch(() => undefined);
   return target;
 }

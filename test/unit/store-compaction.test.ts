@@ -146,4 +146,15 @@ describe('compaction and crashes around it', () => {
     expect(names.filter((n) => n.startsWith('db.json') && !n.includes('.bak'))).toEqual([]);
     await store.close();
   });
+
+  it('moving the files aside takes rotated logs along under their own numbers, and nothing else', async () => {
+    const store = await open();
+    await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
+    await store.close();
+    await writeFile(`${file}.wal.7`, '');
+    await writeFile(`${file}.wal.x`, ''); // not a rotated log
+    await moveAside(file, 'r');
+    const names = (await readdir(dir)).sort();
+    expect(names).toEqual(['db.json.r.bak', 'db.json.r.bak.wal', 'db.json.r.bak.wal.7', 'db.json.wal.x']);
+  });
 });
