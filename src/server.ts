@@ -9,7 +9,7 @@ import { createClock, realClock } from './clock/clock.js';
 import { startTicker } from './clock/ticker.js';
 import { dataFile, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
-import { loadTls } from './http/tls.js';
+import { loadTls, type TlsMaterial } from './http/tls.js';
 import { httpsModule } from './http/lazy-builtins.js';
 import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
 import { Store } from './store/store.js';
@@ -71,49 +71,44 @@ export async function boot(config: Config): Promise<Running> {
   const clock = createClock(() => store?.data.meta.clockOffsetMs ?? 0);
   store = await openStore(config, () => clock.nowIso());
   const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs });
-  if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
-  // first among the workers, so that the events of due transitions go out in the same runDue()
-  ctx.workers.push(dueWorker(ctx));
-  const extensionNotes: string[] = [];
-  for (const ext of EXTENSIONS.beforeListen) extensionNotes.push(...((await ext(ctx)) ?? []));
-  // before anything listens, so that a bad --tls-cert fails start-up cleanly
-  const tlsMaterial = config.httpsPort === null ? null : await loadTls(config);
-
-  const app = createApp(ctx);
+  let tlsMaterial: TlsMaterial | null = null;
+  const listeners: Listener[] = [];
+  /** what boot() opened besides the listeners: on stop, and when a start fails half-way */
+  const release = async () => {
+    for (const w of ctx.workers) await w.stop();
+    await ctx.store.close();
+    await tlsMaterial?.cleanup();
+  };
+  const notes: string[] = [];
   const urlOf = (scheme: string, addr: AddressInfo) => {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     return `${scheme}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
   };
-  const server = http.createServer({ keepAliveTimeout: 5000 }, app);
-  let address: AddressInfo;
   try {
-    address = await listen(server, config.port, config.host);
-  } catch (e) {
-    // nothing listens: release what boot() opened, so that a caller that carries on leaks nothing
-    for (const w of ctx.workers) await w.stop();
-    await tlsMaterial?.cleanup();
-    await store.close();
-    throw e;
-  }
-  const url = urlOf('http', address);
-  ctx.setPublicUrl(url);
-  const listeners: Listener[] = [{ url, server }];
-  const notes: string[] = [...extensionNotes];
-  if (tlsMaterial && config.httpsPort !== null) {
-    const secure = httpsModule().createServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, keepAliveTimeout: 5000 }, app);
-    try {
+    if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
+    // first among the workers, so that the events of due transitions go out in the same runDue()
+    ctx.workers.push(dueWorker(ctx));
+    for (const ext of EXTENSIONS.beforeListen) notes.push(...((await ext(ctx)) ?? []));
+    // before anything listens, so that a bad --tls-cert fails start-up cleanly
+    tlsMaterial = config.httpsPort === null ? null : await loadTls(config);
+    const app = createApp(ctx);
+    const server = http.createServer({ keepAliveTimeout: 5000 }, app);
+    const url = urlOf('http', await listen(server, config.port, config.host));
+    ctx.setPublicUrl(url);
+    listeners.push({ url, server });
+    if (tlsMaterial && config.httpsPort !== null) {
+      const secure = httpsModule().createServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, keepAliveTimeout: 5000 }, app);
       const httpsUrl = urlOf('https', await listen(secure, config.httpsPort, config.host));
       listeners.push({ url: httpsUrl, server: secure });
       // plain HTTP would refuse the charge location, so codes point at the HTTPS listener
       if (config.requireHttps) ctx.setPublicUrl(httpsUrl);
-    } catch (e) {
-      await new Promise<void>((r) => server.close(() => r()));
-      for (const w of ctx.workers) await w.stop();
-      await tlsMaterial.cleanup();
-      await store.close();
-      throw e;
+      notes.push(`certificate: ${tlsMaterial.certPath}${tlsMaterial.generated ? ' (generated; trust it with NODE_EXTRA_CA_CERTS or curl --cacert)' : ''}`);
     }
-    notes.push(`certificate: ${tlsMaterial.certPath}${tlsMaterial.generated ? ' (generated; trust it with NODE_EXTRA_CA_CERTS or curl --cacert)' : ''}`);
+  } catch (e) {
+    // a start that fails half-way releases what it opened, so that a caller that carries on leaks nothing
+    await Promise.all(listeners.map((l) => new Promise<void>((r) => l.server.close(() => r()))));
+    await release();
+    throw e;
   }
   const ticker = config.tick ? startTicker(ctx) : null;
 
@@ -130,9 +125,7 @@ export async function boot(config: Config): Promise<Running> {
       clearInterval(sweep);
       clearTimeout(force);
       await ticker?.stop();
-      for (const w of ctx.workers) await w.stop();
-      await ctx.store.close();
-      await tlsMaterial?.cleanup();
+      await release();
     })());
   const certificate = tlsMaterial ? { path: tlsMaterial.certPath, pem: tlsMaterial.cert } : null;
   return { ctx, listeners, dataFile: store.file, notes, certificate, stop };
