@@ -32,24 +32,23 @@ export async function readFixtures(file: string): Promise<Fixtures> {
 
 export function checkFixtures(value: unknown): Fixtures {
   const fixtures = validateBody<Fixtures>(fixturesSchema, value);
-  fixtures.rules?.forEach((r, i) => {
-    try {
-      validateBody(ruleInputSchema, r);
-    } catch (e) {
-      const err = e as SandboxError;
-      throw new SandboxError('VALIDATION_ERROR', `rule ${i}: ${err.message}`, err.details.map((d) => ({ ...d, path: `/rules/${i}${d.path}` })));
-    }
-  });
-  // what the schema cannot check (key shape per kind, check digits), as the control API checks it
-  fixtures.pixKeys?.forEach((k, i) => {
-    try {
-      pixKeyEntry(k, '');
-    } catch (e) {
-      const err = e as SandboxError;
-      throw new SandboxError('VALIDATION_ERROR', `PIX key ${i}: ${err.message}`, err.details.map((d) => ({ ...d, path: `/pixKeys/${i}${d.path}` })));
-    }
-  });
+  // what the fixture schema leaves to the control API's own checks: each rule's body, and each
+  // PIX key's shape per kind and check digits
+  checkEach(fixtures.rules, 'rule', '/rules', (r) => validateBody(ruleInputSchema, r));
+  checkEach(fixtures.pixKeys, 'PIX key', '/pixKeys', (k) => pixKeyEntry(k, ''));
   return fixtures;
+}
+
+/** Runs `check` on each item; a refusal names the item and points its details into the file. */
+function checkEach<T>(items: T[] | undefined, what: string, path: string, check: (item: T) => unknown): void {
+  items?.forEach((item, i) => {
+    try {
+      check(item);
+    } catch (e) {
+      const err = e as SandboxError;
+      throw new SandboxError('VALIDATION_ERROR', `${what} ${i}: ${err.message}`, err.details.map((d) => ({ ...d, path: `${path}/${i}${d.path}` })));
+    }
+  });
 }
 
 /** Secrets are hashed before the synchronous commit (scrypt is asynchronous); they are in clear in the fixture file or the configuration. */

@@ -21,4 +21,18 @@ describe('fixture checks', () => {
     expect(err).toBeInstanceOf(SandboxError);
     expect((err as SandboxError).details[0]!.path).toBe('/pixKeys/0/key');
   });
+
+  it('refuses a rule the control API would refuse, naming the rule and the field in the file', () => {
+    const rules = structuredClone(base.rules ?? []);
+    rules.push({ match: { type: 'CASH_IN' }, outcome: 'not-an-outcome' });
+    let err: unknown;
+    try {
+      checkFixtures({ ...structuredClone(base), rules });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SandboxError);
+    expect((err as SandboxError).message).toMatch(new RegExp(`^rule ${rules.length - 1}: `));
+    expect((err as SandboxError).details[0]!.path).toMatch(new RegExp(`^/rules/${rules.length - 1}/`));
+  });
 });
