@@ -3,10 +3,14 @@
 // Transactions are spread over the past `days` days, as in a long-lived CI sandbox; the
 // idempotency records of cash-outs younger than 24 h are kept, as the store would keep them.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+// the sandbox's own code (dist/): the records are made and written as the sandbox makes and writes them
+import { buildDynamicBrCode } from '../../dist/src/domain/brcode.js';
+import { generateCpf } from '../../dist/src/domain/documents.js';
+import { generateEndToEndId } from '../../dist/src/domain/end-to-end.js';
 import { mulberry32 } from '../../dist/src/domain/random.js';
+import { captureOf, writeSnapshot } from '../../dist/src/store/snapshot.js';
 
 export const DEFAULT_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
 export const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
@@ -16,43 +20,10 @@ const NAMES = ['Maria Silva', 'João Souza', 'Ana Oliveira', 'Pedro Santos', 'Ca
 /** mulberry32 (src/domain/random.ts): two runs write the same amounts and states. */
 export const prng = mulberry32;
 
-/** A CPF with valid check digits. */
-export function cpf(rand) {
-  const d = Array.from({ length: 9 }, () => Math.floor(rand() * 10));
-  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
-  for (const len of [9, 10]) {
-    let sum = 0;
-    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
-    const r = (sum * 10) % 11;
-    d.push(r === 10 ? 0 : r);
-  }
-  return d.join('');
-}
-
-const crc16 = (s) => {
-  let crc = 0xffff;
-  for (let i = 0; i < s.length; i++) {
-    crc ^= s.charCodeAt(i) << 8;
-    for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, '0');
-};
-const tlv = (id, v) => `${id}${String(v.length).padStart(2, '0')}${v}`;
-function pixCode(location, cents) {
-  const body =
-    tlv('00', '01') + tlv('01', '12') + tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', location)) + tlv('52', '0000') + tlv('53', '986') +
-    tlv('54', (cents / 100).toFixed(2)) + tlv('58', 'BR') + tlv('59', 'SANDBOX DEFAULT ACCOUNT') + tlv('60', 'SAO PAULO') + tlv('62', tlv('05', '***')) + '6304';
-  return body + crc16(body);
-}
-
+const cpf = generateCpf;
+const pixCode = (location, cents) => buildDynamicBrCode({ location, amountCents: cents, merchantName: 'SANDBOX DEFAULT ACCOUNT', merchantCity: 'SAO PAULO' });
 const iso = (ms) => new Date(ms).toISOString();
-const e2e = (rand, ms) => {
-  const d = new Date(ms);
-  const stamp = d.toISOString().slice(0, 16).replace(/[-T:]/g, '');
-  let s = '';
-  for (let i = 0; i < 11; i++) s += 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(rand() * 62)];
-  return `E${ISPBS[Math.floor(rand() * ISPBS.length)]}${stamp}${s}`;
-};
+const e2e = (rand, ms) => generateEndToEndId(ISPBS[Math.floor(rand() * ISPBS.length)], new Date(ms), rand);
 
 /** The stored form of the default secret, made by the sandbox's own code (dist/), so that its format always matches. */
 export async function defaultSecretHash() {
@@ -143,31 +114,10 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
   return data;
 }
 
-/**
- * Writes `data` as db.json in `dir`, in the layout the sandbox itself writes (src/store/snapshot.ts:
- * one record per line), streamed, one collection at a time, to keep the bench's own memory low.
- */
+/** Writes `data` as db.json in `dir` with the sandbox's own snapshot writer (src/store/snapshot.ts). */
 export async function writeDb(dir, data) {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, 'db.json');
-  const out = createWriteStream(file);
-  const write = (s) => new Promise((resolve) => (out.write(s) ? resolve() : out.once('drain', resolve)));
-  await write(`{"meta":${JSON.stringify(data.meta)},\n"_wal":0,\n`);
-  const names = Object.keys(data).filter((n) => n !== 'meta');
-  for (const [i, name] of names.entries()) {
-    let buf = `${JSON.stringify(name)}:{`;
-    let first = true;
-    for (const [id, rec] of Object.entries(data[name])) {
-      buf += `${first ? '\n' : ',\n'}${JSON.stringify(id)}:${JSON.stringify(rec)}`;
-      first = false;
-      if (buf.length > 1 << 20) {
-        await write(buf);
-        buf = '';
-      }
-    }
-    await write(`${buf}\n}${i === names.length - 1 ? '' : ','}\n`);
-  }
-  await write('}\n');
-  await new Promise((resolve, reject) => out.end((e) => (e ? reject(e) : resolve())));
+  await writeSnapshot(file, captureOf(data, 0), false);
   return file;
 }
