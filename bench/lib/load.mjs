@@ -10,7 +10,6 @@ import { cpfFrom } from './documents.mjs';
 
 const opts = JSON.parse(process.argv[2]);
 
-
 let next = opts.seed ?? 500_000_000;
 const bodies = {
   merchant: () =>

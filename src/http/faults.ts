@@ -18,8 +18,8 @@ import { SandboxError, notFound } from '../domain/errors.js';
 import type { FaultBody } from '../schemas/control.js';
 import type { Fault } from '../store/model.js';
 import type { Tx } from '../store/store.js';
-import { sendError } from './errors.js';
 import { mulberry32 } from '../domain/random.js';
+import { sendError } from './errors.js';
 
 const EXEMPT = /^\/_sandbox\/(faults(\/.*)?|health)\/?$/;
 
@@ -37,7 +37,6 @@ const DEFAULT_CODES: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
   504: 'GATEWAY_TIMEOUT',
 };
-
 
 const prngs = new WeakMap<AppContext, () => number>();
 

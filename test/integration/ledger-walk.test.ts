@@ -14,7 +14,6 @@ import { mulberry32 } from '../../src/domain/random.js';
 
 const STEPS = 300;
 
-
 let sb: TestSandbox;
 beforeAll(async () => {
   sb = await startTestSandbox();
