@@ -12,6 +12,8 @@ export const BENCH_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url
 export const ROOT = path.dirname(BENCH_DIR);
 /** the compiled sandbox (npm run bench builds it first) */
 export const dist = (...parts) => path.join(ROOT, 'dist', 'src', ...parts);
+/** the credentials of the default fixtures (and of the bench's seeded stores) */
+export const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 /** the command as shipped: the bundle that `npm run build` writes */
 export const BIN = path.join(ROOT, 'dist', 'bin', 'pix-sandbox.js');
 
@@ -70,3 +72,17 @@ export const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractio
 
 /** Lets the event loop and the collector settle between runs. */
 export const pause = (ms = 500) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sequential calls of `fn(i)` for `seconds` in this process, after 20 warm-up calls: the rate one
+ * core gets from it, per second and per CPU-second of this process.
+ */
+export async function rateOf(fn, seconds) {
+  for (let i = 0; i < 20; i++) await fn(i);
+  const start = performance.now();
+  const cpu0 = process.cpuUsage();
+  let n = 0;
+  while (performance.now() - start < seconds * 1000) await fn(n++);
+  const cpu = process.cpuUsage(cpu0);
+  return { rps: (n * 1000) / (performance.now() - start), perCpuSecond: n / ((cpu.user + cpu.system) / 1e6) };
+}

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { ROOT } from './harness.mjs';
+import { DEFAULT_CLIENT, ROOT } from './harness.mjs';
 
 /**
  * Starts `node <args>` and resolves once it prints a URL ("listening on http://…"), or once
@@ -51,6 +51,13 @@ export async function stop(child) {
   const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(t);
+}
+
+/** An access token of the default account from the sandbox at `url`. */
+export async function tokenOf(url) {
+  const r = await fetch(`${url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_CLIENT) });
+  if (r.status !== 200) throw new Error(`token: ${r.status} ${await r.text()}`);
+  return (await r.json()).access_token;
 }
 
 /** Polls `url` every 5 ms until it answers 200. */

@@ -11,9 +11,9 @@ import { generateCpf } from '../../dist/src/domain/documents.js';
 import { generateEndToEndId } from '../../dist/src/domain/end-to-end.js';
 import { mulberry32 } from '../../dist/src/domain/random.js';
 import { captureOf, writeSnapshot } from '../../dist/src/store/snapshot.js';
+import { DEFAULT_CLIENT } from './harness.mjs';
 
 export const DEFAULT_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
-export const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 const ISPBS = ['00000000', '00360305', '60701190', '60746948', '90400888', '18236120', '00416968'];
 const NAMES = ['Maria Silva', 'João Souza', 'Ana Oliveira', 'Pedro Santos', 'Carla Lima', 'Lucas Pereira', 'Beatriz Costa'];
 

@@ -2,7 +2,6 @@
 // rate of `qrcode` drawing the same data URL; durable cash-out; transaction lookup against a bare
 // express hello-world. Every figure comes from the same run on the same machine.
 // Standalone: `npm run build && node bench/sections/money.mjs` (BENCH_SECONDS, BENCH_CONNECTIONS).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,35 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import QRCode from 'qrcode';
-import { BIN, shippedNodeFlags } from '../lib/harness.mjs';
+import { BENCH_DIR, BIN, rateOf, shippedNodeFlags } from '../lib/harness.mjs';
+import { startNode, stop, tokenOf } from '../lib/procs.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Starts a child process and resolves with the first URL it prints. */
-function startChild(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        child.stdout.off('data', onData);
-        resolve({ child, url: m[1] });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) before listening:\n${out}`)));
-  });
-}
-
-async function stopChild(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
+const HELLO = path.join(BENCH_DIR, 'peers', 'express-hello.mjs');
 
 // The sandbox as `serve` runs it but with the request journal off (programmatic `journalSize: 0`),
 // to show what the journal's per-request bookkeeping costs a lookup.
@@ -49,25 +23,6 @@ import { defaultConfig } from './dist/src/config.js';
 const running = await boot(defaultConfig({ port: 0, httpsPort: null, memory: true, tick: true, journalSize: 0 }));
 console.log('listening on ' + running.listeners[0].url);
 process.on('SIGTERM', () => running.stop().then(() => process.exit(0)));
-`;
-
-async function tokenFor(base) {
-  const res = await fetch(`${base}/v1/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
-  });
-  return (await res.json()).access_token;
-}
-
-const HELLO = `
-import express from 'express';
-const app = express();
-app.disable('x-powered-by');
-app.set('etag', false);
-app.get('/', (_req, res) => { res.json({ hello: 'world' }); });
-const server = app.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
 /** CPU seconds (user + system) a process has used so far, from /proc (null where there is none). */
@@ -108,20 +63,6 @@ async function compare(rounds, ...loads) {
   return best;
 }
 
-/** Sequential calls of `fn` for `seconds`: the rate one core gets from it, per second and per CPU-second. */
-async function rateOf(fn, seconds) {
-  for (let i = 0; i < 20; i++) await fn();
-  const start = performance.now();
-  const cpu0 = process.cpuUsage();
-  let n = 0;
-  while (performance.now() - start < seconds * 1000) {
-    await fn();
-    n++;
-  }
-  const cpu = process.cpuUsage(cpu0);
-  return { rps: (n * 1000) / (performance.now() - start), perCpuSecond: n / ((cpu.user + cpu.system) / 1e6) };
-}
-
 export default async function money({
   // the same variables as bench/lib/harness.mjs; 3 rounds of 4 s keep the section near one minute
   seconds = Number(process.env.BENCH_SECONDS ?? 4),
@@ -134,16 +75,16 @@ export default async function money({
   const children = [];
   try {
     // a real, durable sandbox: lowdb file with the write-ahead log, fsync on every group commit
-    const sandbox = await startChild([...shippedNodeFlags(), BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dataDir]);
+    const sandbox = await startNode([...shippedNodeFlags(), BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dataDir]);
     children.push(sandbox.child);
     const base = sandbox.url;
-    const token = await tokenFor(base);
+    const token = await tokenOf(base);
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const cashInBody = JSON.stringify({ amount: 12_345, description: 'bench', customer: { name: 'Maria Silva', document: '52998224725' } });
     const first = await (await fetch(`${base}/v1/banking/cash-in/pix`, { method: 'POST', headers: auth, body: cashInBody })).json();
 
     // a baseline express hello-world, up (and idle) beside the sandbox
-    const hello = await startChild(['--input-type=module', '-e', HELLO]);
+    const hello = await startNode([HELLO]);
     children.push(hello.child);
 
     // the same string the sandbox drew, drawn by the qrcode package's own data URL path
@@ -161,9 +102,9 @@ export default async function money({
     });
 
     const lookupOpts = { url: `${base}/v1/banking/transactions/${first.transactionId}`, headers: { authorization: auth.authorization }, connections, duration: seconds };
-    const quiet = await startChild(['--input-type=module', '-e', NO_JOURNAL]);
+    const quiet = await startNode(['--input-type=module', '-e', NO_JOURNAL]);
     children.push(quiet.child);
-    const quietToken = await tokenFor(quiet.url);
+    const quietToken = await tokenOf(quiet.url);
     const quietCharge = await (
       await fetch(`${quiet.url}/v1/banking/cash-in/pix`, { method: 'POST', headers: { ...auth, authorization: `Bearer ${quietToken}` }, body: cashInBody })
     ).json();
@@ -208,7 +149,7 @@ export default async function money({
     log(`    = ${pct(results.lookupNoJournalVsExpressHello)} of the hello-world rate (${pct(results.lookupNoJournalVsExpressHelloPerCpu)} per CPU-second)`);
     return results;
   } finally {
-    for (const c of children) await stopChild(c).catch(() => undefined);
+    for (const c of children) await stop(c).catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -15,9 +15,9 @@ import path from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { BENCH_DIR, BIN, CONNECTIONS, fmt, load, pause, QUICK, SECONDS, shippedNodeFlags, table, tempDir } from '../lib/harness.mjs';
-import { machine, memoryOf, startNode, waitForOk } from '../lib/procs.mjs';
-import { buildData, DEFAULT_CLIENT, defaultSecretHash, writeDb } from '../lib/seed-db.mjs';
+import { BENCH_DIR, BIN, CONNECTIONS, fmt, load, pause, QUICK, rateOf, SECONDS, shippedNodeFlags, table, tempDir } from '../lib/harness.mjs';
+import { machine, memoryOf, startNode, tokenOf, waitForOk } from '../lib/procs.mjs';
+import { buildData, defaultSecretHash, writeDb } from '../lib/seed-db.mjs';
 import { startJsonServer, writeJsonServerDb } from '../peers/json-server.mjs';
 
 const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
@@ -35,12 +35,6 @@ const CASH_IN = JSON.stringify({ amount: 12_345, description: 'bench', customer:
 const FLAGS = shippedNodeFlags();
 const sandboxArgs = (dir, nodeArgs = []) => [...FLAGS, ...nodeArgs, BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dir];
 
-async function tokenOf(url) {
-  const r = await fetch(`${url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_CLIENT) });
-  if (r.status !== 200) throw new Error(`token: ${r.status} ${await r.text()}`);
-  return (await r.json()).access_token;
-}
-
 /** Runs each load `rounds` times, alternating, and keeps the best of each (bursts of other work hit all alike). */
 async function best(rounds, runs) {
   const out = {};
@@ -53,15 +47,6 @@ async function best(rounds, runs) {
     }
   }
   return out;
-}
-
-/** Sequential calls for `seconds` in this process: the rate one core gets from `fn`. */
-async function rateOf(fn, seconds) {
-  for (let i = 0; i < 20; i++) await fn(i);
-  const t0 = performance.now();
-  let n = 0;
-  while (performance.now() - t0 < seconds * 1000) await fn(n++);
-  return { rps: (n * 1000) / (performance.now() - t0) };
 }
 
 const rows = [];
