@@ -31,7 +31,9 @@ if (wanted.length && chosen.length !== wanted.length) {
   process.exit(2);
 }
 
-console.log(`pix-sandbox bench — node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${CONNECTIONS} connections, ${SECONDS} s per run`);
+console.log(
+  `pix-sandbox bench — node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${CONNECTIONS} connections, ${SECONDS} s per run`,
+);
 const started = Date.now();
 for (const s of chosen) {
   console.log(`\n## ${s.title}\n`);

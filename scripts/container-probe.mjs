@@ -17,7 +17,12 @@ function fail(what, res) {
 async function call(base, method, path, { body, token } = {}) {
   const headers = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
-  const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  const r = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await r.text();
   let parsed = text;
   try {
@@ -44,8 +49,11 @@ if (cmd === 'money') {
     token: t,
     body: { amount: 1234, description: 'container check', customer: { name: 'Maria Silva', document: '52998224725' } },
   });
-  if (charge.status !== 201 || charge.body.status !== 'WAITING_PAYMENT' || !String(charge.body.pixCode).startsWith('000201')) fail('cash-in', charge);
-  console.log(`cash-in: 201 ${charge.body.transactionId} WAITING_PAYMENT, pixCode ${charge.body.pixCode.length} chars, qrCode ${charge.body.qrCode.slice(0, 22)}...`);
+  if (charge.status !== 201 || charge.body.status !== 'WAITING_PAYMENT' || !String(charge.body.pixCode).startsWith('000201'))
+    fail('cash-in', charge);
+  console.log(
+    `cash-in: 201 ${charge.body.transactionId} WAITING_PAYMENT, pixCode ${charge.body.pixCode.length} chars, qrCode ${charge.body.qrCode.slice(0, 22)}...`,
+  );
   const lookup = await call(base, 'GET', `/v1/banking/transactions/${charge.body.transactionId}`, { token: t });
   if (lookup.status !== 200 || lookup.body.data?.status !== 'WAITING_PAYMENT') fail('lookup', lookup);
   console.log('lookup: 200 WAITING_PAYMENT');

@@ -40,7 +40,31 @@ export type RouteModule = (routes: Routes, ctx: AppContext) => void;
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [oauthRoutes, merchantRoutes, chargeRoutes, transferRoutes, transactionRoutes, balanceRoutes, webhookControlRoutes, healthRoutes, resetRoutes, accountRoutes, walletRoutes, controlMerchantRoutes, controlTransactionRoutes, controlChargeRoutes, controlTransferRoutes, controlPixRoutes, pixKeyRoutes, ruleRoutes, clockRoutes, requestRoutes, faultRoutes, uiRoutes, openApiRoutes];
+export const ROUTE_MODULES: RouteModule[] = [
+  oauthRoutes,
+  merchantRoutes,
+  chargeRoutes,
+  transferRoutes,
+  transactionRoutes,
+  balanceRoutes,
+  webhookControlRoutes,
+  healthRoutes,
+  resetRoutes,
+  accountRoutes,
+  walletRoutes,
+  controlMerchantRoutes,
+  controlTransactionRoutes,
+  controlChargeRoutes,
+  controlTransferRoutes,
+  controlPixRoutes,
+  pixKeyRoutes,
+  ruleRoutes,
+  clockRoutes,
+  requestRoutes,
+  faultRoutes,
+  uiRoutes,
+  openApiRoutes,
+];
 // journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
 export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 
@@ -56,7 +80,7 @@ function pipeline(stages: RequestHandler[]): RequestHandler {
       const stage = stages[i++];
       if (!stage) return next();
       try {
-        const result = stage(req, res, step) as unknown;
+        const result = stage(req, res, step);
         if (result instanceof Promise) result.catch(next);
       } catch (e) {
         next(e);

@@ -102,7 +102,9 @@ export async function boot(config: Config): Promise<Running> {
       listeners.push({ url: httpsUrl, server: secure });
       // plain HTTP would refuse the charge location, so codes point at the HTTPS listener
       if (config.requireHttps) ctx.setPublicUrl(httpsUrl);
-      notes.push(`certificate: ${tlsMaterial.certPath}${tlsMaterial.generated ? ' (generated; trust it with NODE_EXTRA_CA_CERTS or curl --cacert)' : ''}`);
+      notes.push(
+        `certificate: ${tlsMaterial.certPath}${tlsMaterial.generated ? ' (generated; trust it with NODE_EXTRA_CA_CERTS or curl --cacert)' : ''}`,
+      );
     }
   } catch (e) {
     // a start that fails half-way releases what it opened, so that a caller that carries on leaks nothing

@@ -17,11 +17,19 @@ const optionalInt = (v) => (v === '' ? null : Number(v));
 
 function centsFrom(text) {
   const cents = parseReais(text);
-  if (cents === null || Number.isNaN(cents) || cents === 0) throw new Error('write an amount in reais, such as 150,00 (negative to take money out)');
+  if (cents === null || Number.isNaN(cents) || cents === 0)
+    throw new Error('write an amount in reais, such as 150,00 (negative to take money out)');
   return cents;
 }
 
-const amountField = { name: 'amount', label: 'Amount (R$)', required: true, inputmode: 'decimal', placeholder: '150,00', hint: 'Negative to take money out; a balance never goes below zero.' };
+const amountField = {
+  name: 'amount',
+  label: 'Amount (R$)',
+  required: true,
+  inputmode: 'decimal',
+  placeholder: '150,00',
+  hint: 'Negative to take money out; a balance never goes below zero.',
+};
 
 function credit(what, path) {
   return openForm({
@@ -35,10 +43,30 @@ function credit(what, path) {
 
 const settingsFields = (a = {}) => [
   { name: 'splitEnabled', label: 'Split feature enabled', type: 'checkbox', value: a.splitEnabled ?? false },
-  { name: 'autoPayAfterSeconds', label: 'Pay charges automatically after (seconds)', type: 'number', min: '0', step: '1', value: a.autoPayAfterSeconds ?? '', hint: 'Empty: charges wait to be paid.' },
-  { name: 'settleAfterSeconds', label: 'Settle transfers after (seconds)', type: 'number', min: '0', step: '1', value: a.settleAfterSeconds ?? 2, hint: '0: on the next tick.' },
+  {
+    name: 'autoPayAfterSeconds',
+    label: 'Pay charges automatically after (seconds)',
+    type: 'number',
+    min: '0',
+    step: '1',
+    value: a.autoPayAfterSeconds ?? '',
+    hint: 'Empty: charges wait to be paid.',
+  },
+  {
+    name: 'settleAfterSeconds',
+    label: 'Settle transfers after (seconds)',
+    type: 'number',
+    min: '0',
+    step: '1',
+    value: a.settleAfterSeconds ?? 2,
+    hint: '0: on the next tick.',
+  },
 ];
-const settingsBody = (v) => ({ splitEnabled: v.splitEnabled, autoPayAfterSeconds: optionalInt(v.autoPayAfterSeconds), settleAfterSeconds: Number(v.settleAfterSeconds || 0) });
+const settingsBody = (v) => ({
+  splitEnabled: v.splitEnabled,
+  autoPayAfterSeconds: optionalInt(v.autoPayAfterSeconds),
+  settleAfterSeconds: Number(v.settleAfterSeconds || 0),
+});
 
 function editSettings(a) {
   return openForm({
@@ -55,7 +83,18 @@ function showCredentials(acc) {
   fill(
     created,
     h('p', {}, h('strong', { text: `Account “${acc.name}” created.` }), ' Its secret is shown this once:'),
-    h('p', {}, 'client_id ', h('code', { text: clientIdOf(acc) }), ' ', copyButton(clientIdOf(acc), 'the client_id'), ' client_secret ', h('code', { text: secret ?? '—' }), ' ', secret ? copyButton(secret, 'the client_secret') : null),
+    h(
+      'p',
+      {},
+      'client_id ',
+      h('code', { text: clientIdOf(acc) }),
+      ' ',
+      copyButton(clientIdOf(acc), 'the client_id'),
+      ' client_secret ',
+      h('code', { text: secret ?? '—' }),
+      ' ',
+      secret ? copyButton(secret, 'the client_secret') : null,
+    ),
     h('button', {
       type: 'button',
       class: 'small',
@@ -97,7 +136,8 @@ document.getElementById('account-new').addEventListener('click', () =>
 );
 
 function accountRow(a) {
-  const b = (text, fk, onclick) => h('button', { type: 'button', class: 'small', dataset: { fk }, 'aria-label': `${text} ${a.name}`, text, onclick });
+  const b = (text, fk, onclick) =>
+    h('button', { type: 'button', class: 'small', dataset: { fk }, 'aria-label': `${text} ${a.name}`, text, onclick });
   return h(
     'tr',
     {},
@@ -107,12 +147,18 @@ function accountRow(a) {
     h('td', { text: a.splitEnabled ? 'on' : 'off' }),
     h('td', { text: seconds(a.autoPayAfterSeconds) }),
     h('td', { text: seconds(a.settleAfterSeconds) }),
-    h('td', { class: 'actions' }, b('Settings', 'settings', () => editSettings(a)), b('Credit', 'credit', () => credit(a.name, `/_sandbox/accounts/${a.id}/credit`))),
+    h(
+      'td',
+      { class: 'actions' },
+      b('Settings', 'settings', () => editSettings(a)),
+      b('Credit', 'credit', () => credit(a.name, `/_sandbox/accounts/${a.id}/credit`)),
+    ),
   );
 }
 
 function walletsOf(m) {
-  if (Array.isArray(m.wallets) && m.wallets.length) return m.wallets.map((w) => ({ id: w.walletId ?? w.id ?? w.wallet_id, name: w.name ?? 'wallet', balance: w.balance }));
+  if (Array.isArray(m.wallets) && m.wallets.length)
+    return m.wallets.map((w) => ({ id: w.walletId ?? w.id ?? w.wallet_id, name: w.name ?? 'wallet', balance: w.balance }));
   const id = m.walletId ?? m.wallet_id;
   return id ? [{ id, name: 'main wallet', balance: m.balance }] : [];
 }
@@ -121,7 +167,9 @@ function setStatus(m) {
   return openForm({
     title: `Status of ${m.name}`,
     intro: 'An inactive or suspended merchant cannot get tokens, and splits to its wallet are refused.',
-    fields: [{ name: 'status', label: 'Status', type: 'select', value: m.status, options: ['ACTIVE', 'INACTIVE', 'SUSPENDED'].map((s) => [s, s]) }],
+    fields: [
+      { name: 'status', label: 'Status', type: 'select', value: m.status, options: ['ACTIVE', 'INACTIVE', 'SUSPENDED'].map((s) => [s, s]) },
+    ],
     submit: 'Set status',
     done: (r) => `${m.name} is now ${r?.status ?? 'updated'}`,
     onSubmit: (v) => api('PATCH', `/_sandbox/merchants/${m.id ?? m.merchantId}`, { status: v.status }),
@@ -139,13 +187,43 @@ function merchantRow(m) {
     h(
       'td',
       {},
-      h('ul', { class: 'plain' }, wallets.map((w) => h('li', {}, h('strong', { text: money(w.balance) }), ` ${w.name} `, h('span', { class: 'mono small muted', text: shortId(w.id) }), ' ', copyButton(w.id, `wallet id of ${m.name}`, `copy-${w.id}`)))),
+      h(
+        'ul',
+        { class: 'plain' },
+        wallets.map((w) =>
+          h(
+            'li',
+            {},
+            h('strong', { text: money(w.balance) }),
+            ` ${w.name} `,
+            h('span', { class: 'mono small muted', text: shortId(w.id) }),
+            ' ',
+            copyButton(w.id, `wallet id of ${m.name}`, `copy-${w.id}`),
+          ),
+        ),
+      ),
     ),
     h(
       'td',
       { class: 'actions' },
-      h('button', { type: 'button', class: 'small', dataset: { fk: 'status' }, 'aria-label': `Status of ${m.name}`, text: 'Status', onclick: () => setStatus(m) }),
-      wallets.map((w) => h('button', { type: 'button', class: 'small', dataset: { fk: `credit-${w.id}` }, 'aria-label': `Credit wallet of ${m.name}`, text: 'Credit wallet', onclick: () => credit(`${m.name}'s wallet`, `/_sandbox/wallets/${w.id}/credit`) })),
+      h('button', {
+        type: 'button',
+        class: 'small',
+        dataset: { fk: 'status' },
+        'aria-label': `Status of ${m.name}`,
+        text: 'Status',
+        onclick: () => setStatus(m),
+      }),
+      wallets.map((w) =>
+        h('button', {
+          type: 'button',
+          class: 'small',
+          dataset: { fk: `credit-${w.id}` },
+          'aria-label': `Credit wallet of ${m.name}`,
+          text: 'Credit wallet',
+          onclick: () => credit(`${m.name}'s wallet`, `/_sandbox/wallets/${w.id}/credit`),
+        }),
+      ),
     ),
   );
 }

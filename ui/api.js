@@ -49,7 +49,7 @@ export async function api(method, path, body) {
     throw err;
   }
   const text = await res.text();
-  let parsed = null;
+  let parsed;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {

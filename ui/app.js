@@ -97,7 +97,14 @@ export function refresh() {
       await PANELS[current]();
       setConn('up to date', 'ok');
     } catch (e) {
-      setConn(e instanceof ApiError && e.status === 0 ? 'sandbox unreachable' : e instanceof ApiError && e.isAuth ? 'admin token needed' : `refresh failed: ${e.message}`, 'bad');
+      setConn(
+        e instanceof ApiError && e.status === 0
+          ? 'sandbox unreachable'
+          : e instanceof ApiError && e.isAuth
+            ? 'admin token needed'
+            : `refresh failed: ${e.message}`,
+        'bad',
+      );
     } finally {
       running = null;
       if (again) {

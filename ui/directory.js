@@ -13,14 +13,23 @@ const keyForm = document.getElementById('key-form');
 const ruleForm = document.getElementById('rule-form');
 
 const deleteButton = (what, path, fk = 'delete') =>
-  h('button', { type: 'button', class: 'small danger', dataset: { fk }, 'aria-label': `Delete ${what}`, text: 'Delete', onclick: (e) => act(e.currentTarget, `Deleted ${what}`, () => api('DELETE', path)) });
+  h('button', {
+    type: 'button',
+    class: 'small danger',
+    dataset: { fk },
+    'aria-label': `Delete ${what}`,
+    text: 'Delete',
+    onclick: (e) => act(e.currentTarget, `Deleted ${what}`, () => api('DELETE', path)),
+  });
 
 keyForm.addEventListener('submit', async (e) => {
   e.preventDefault();
   const v = formValues(keyForm);
   const owner = { name: v.name, document: v.document };
   if (v.ispb) owner.ispb = v.ispb;
-  const r = await act(e.submitter, `Key ${v.key} added to the directory`, () => api('POST', '/_sandbox/pix-keys', { key: v.key, keyType: v.keyType, owner, unknown: v.unknown }));
+  const r = await act(e.submitter, `Key ${v.key} added to the directory`, () =>
+    api('POST', '/_sandbox/pix-keys', { key: v.key, keyType: v.keyType, owner, unknown: v.unknown }),
+  );
   if (r) keyForm.reset();
 });
 
@@ -47,7 +56,11 @@ function cents(text, name) {
 
 function ruleBody(v) {
   const match = { type: v.type };
-  for (const [name, label] of [['amount', 'Amount'], ['amountMin', 'From'], ['amountMax', 'To']]) {
+  for (const [name, label] of [
+    ['amount', 'Amount'],
+    ['amountMin', 'From'],
+    ['amountMax', 'To'],
+  ]) {
     const c = cents(v[name], label);
     if (c !== null) match[name] = c;
   }
@@ -70,7 +83,8 @@ ruleForm.addEventListener('submit', async (e) => {
 function when(m = {}) {
   const parts = [m.type === 'CASH_IN' ? 'a charge' : 'a transfer'];
   if (m.amount !== undefined) parts.push(`of ${money(m.amount)}`);
-  if (m.amountMin !== undefined || m.amountMax !== undefined) parts.push(`between ${money(m.amountMin ?? 0)} and ${m.amountMax !== undefined ? money(m.amountMax) : 'any amount'}`);
+  if (m.amountMin !== undefined || m.amountMax !== undefined)
+    parts.push(`between ${money(m.amountMin ?? 0)} and ${m.amountMax !== undefined ? money(m.amountMax) : 'any amount'}`);
   if (m.key) parts.push(`to key ${m.key}`);
   if (m.document) parts.push(`with document ${documentText(m.document)}`);
   if (m.descriptionContains) parts.push(`whose description contains “${m.descriptionContains}”`);
@@ -88,7 +102,12 @@ function ruleRow(r) {
   return h(
     'tr',
     {},
-    h('th', { scope: 'row' }, h('span', { class: 'mono', text: r.id }), r.description ? h('div', { class: 'small muted', text: r.description }) : null),
+    h(
+      'th',
+      { scope: 'row' },
+      h('span', { class: 'mono', text: r.id }),
+      r.description ? h('div', { class: 'small muted', text: r.description }) : null,
+    ),
     h('td', { class: 'wrap', text: when(r.match) }),
     h('td', { class: 'wrap', text: then(r.outcome) }),
     h('td', { class: 'actions' }, deleteButton(`rule ${r.id}`, `/_sandbox/rules/${encodeURIComponent(r.id)}`)),

@@ -45,7 +45,8 @@ function focusKeyOf(root) {
 }
 
 function restoreFocus(root, fk) {
-  const target = (fk && root.querySelector(`[data-fk="${CSS.escape(fk)}"]`)) || root.querySelector('button, a[href], input, select, textarea, summary');
+  const target =
+    (fk && root.querySelector(`[data-fk="${CSS.escape(fk)}"]`)) || root.querySelector('button, a[href], input, select, textarea, summary');
   if (target) target.focus({ preventScroll: true });
 }
 

@@ -15,7 +15,9 @@ export const toCents = (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Numb
  * With a comma the dots are thousands separators (pt-BR); without one a dot is the decimal point.
  */
 export function parseReais(text) {
-  const s = String(text ?? '').trim().replace(/^R\$\s*/, '');
+  const s = String(text ?? '')
+    .trim()
+    .replace(/^R\$\s*/, '');
   if (s === '') return null;
   const normal = s.includes(',') ? s.replace(/\./g, '').replace(',', '.') : s;
   if (!/^-?\d+(\.\d{1,2})?$/.test(normal)) return Number.NaN;
@@ -53,12 +55,18 @@ const MARKS = { ok: '✓', bad: '✕', warn: '◷', info: '↻', muted: '–' };
 /** A status badge: colour, a mark and the status itself as text. */
 export function badge(status) {
   const tone = TONES[status] ?? 'muted';
-  return h('span', { class: `badge tone-${tone}` }, h('span', { class: 'mark', 'aria-hidden': 'true', text: MARKS[tone] }), String(status ?? '—'));
+  return h(
+    'span',
+    { class: `badge tone-${tone}` },
+    h('span', { class: 'mark', 'aria-hidden': 'true', text: MARKS[tone] }),
+    String(status ?? '—'),
+  );
 }
 
 /** An HTTP status code as a badge (2xx ok, 4xx warn, 5xx bad, none = no answer). */
 export function httpBadge(code) {
-  if (code === null || code === undefined) return h('span', { class: 'badge tone-bad' }, h('span', { class: 'mark', 'aria-hidden': 'true', text: '✕' }), 'no answer');
+  if (code === null || code === undefined)
+    return h('span', { class: 'badge tone-bad' }, h('span', { class: 'mark', 'aria-hidden': 'true', text: '✕' }), 'no answer');
   const tone = code < 300 ? 'ok' : code < 500 ? 'warn' : 'bad';
   return h('span', { class: `badge tone-${tone}` }, h('span', { class: 'mark', 'aria-hidden': 'true', text: MARKS[tone] }), String(code));
 }

@@ -89,16 +89,43 @@ function field(f) {
   const common = { id, name: f.name, required: f.required, 'aria-describedby': f.hint ? `${id}-hint` : undefined };
   let control;
   if (f.type === 'select') {
-    control = h('select', common, f.options.map(([value, label]) => h('option', { value, text: label })));
+    control = h(
+      'select',
+      common,
+      f.options.map(([value, label]) => h('option', { value, text: label })),
+    );
     control.value = f.value ?? f.options[0]?.[0] ?? '';
   } else if (f.type === 'checkbox') {
     control = h('input', { ...common, type: 'checkbox', checked: !!f.value });
-    return h('div', { class: 'field-check' }, h('label', {}, control, ` ${f.label}`), f.hint && h('span', { id: `${id}-hint`, class: 'hint', text: f.hint }));
+    return h(
+      'div',
+      { class: 'field-check' },
+      h('label', {}, control, ` ${f.label}`),
+      f.hint && h('span', { id: `${id}-hint`, class: 'hint', text: f.hint }),
+    );
   } else {
-    control = h('input', { ...common, type: f.type ?? 'text', pattern: f.pattern, title: f.title, placeholder: f.placeholder, inputmode: f.inputmode, min: f.min, max: f.max, step: f.step, autocomplete: 'off', spellcheck: 'false' });
+    control = h('input', {
+      ...common,
+      type: f.type ?? 'text',
+      pattern: f.pattern,
+      title: f.title,
+      placeholder: f.placeholder,
+      inputmode: f.inputmode,
+      min: f.min,
+      max: f.max,
+      step: f.step,
+      autocomplete: 'off',
+      spellcheck: 'false',
+    });
     if (f.value !== undefined && f.value !== null) control.value = String(f.value);
   }
-  return h('div', { class: 'field' }, h('label', { for: id, text: f.label }), control, f.hint && h('span', { id: `${id}-hint`, class: 'hint', text: f.hint }));
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id, text: f.label }),
+    control,
+    f.hint && h('span', { id: `${id}-hint`, class: 'hint', text: f.hint }),
+  );
 }
 
 function values() {
@@ -158,7 +185,7 @@ export function openForm({ title, intro, fields, submit = 'Save', danger = false
         submitEl.setAttribute('aria-busy', 'true');
         try {
           const result = await onSubmit(values());
-          announce(typeof done === 'function' ? done(result) : done ?? `${submit}: done`);
+          announce(typeof done === 'function' ? done(result) : (done ?? `${submit}: done`));
           afterAction();
           this.finish(result);
         } catch (e) {
@@ -188,4 +215,5 @@ dialog.addEventListener('cancel', (e) => {
 dialog.querySelector('[data-close]').addEventListener('click', () => current?.finish(undefined));
 
 /** A yes/no question in the same dialog (for clearing a whole collection). */
-export const confirmAction = ({ title, intro, submit, onSubmit, done }) => openForm({ title, intro, fields: [], submit, danger: true, onSubmit, done });
+export const confirmAction = ({ title, intro, submit, onSubmit, done }) =>
+  openForm({ title, intro, fields: [], submit, danger: true, onSubmit, done });

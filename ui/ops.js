@@ -17,15 +17,29 @@ function offsetText(c) {
   const s = Math.round(ms / 1000);
   if (s === 0) return ['(real time)'];
   const abs = Math.abs(s);
-  const text = abs >= 86400 ? `${(abs / 86400).toFixed(1)} d` : abs >= 3600 ? `${(abs / 3600).toFixed(1)} h` : abs >= 60 ? `${Math.round(abs / 60)} min` : `${abs} s`;
-  return [`(${s > 0 ? '+' : '−'}${text}`, h('span', { class: 'visually-hidden', text: s > 0 ? ' ahead of real time' : ' behind real time' }), ')'];
+  const text =
+    abs >= 86400
+      ? `${(abs / 86400).toFixed(1)} d`
+      : abs >= 3600
+        ? `${(abs / 3600).toFixed(1)} h`
+        : abs >= 60
+          ? `${Math.round(abs / 60)} min`
+          : `${abs} s`;
+  return [
+    `(${s > 0 ? '+' : '−'}${text}`,
+    h('span', { class: 'visually-hidden', text: s > 0 ? ' ahead of real time' : ' behind real time' }),
+    ')',
+  ];
 }
 
 export async function refreshClock() {
   const c = await api('GET', '/_sandbox/clock');
   clockNow.textContent = `${dateTime(c?.now ?? c?.iso)} UTC`;
   const offset = offsetText(c ?? {});
-  clockOffset.title = offset.map((p) => (typeof p === 'string' ? p : p.textContent)).join('').replace(/[()]/g, '');
+  clockOffset.title = offset
+    .map((p) => (typeof p === 'string' ? p : p.textContent))
+    .join('')
+    .replace(/[()]/g, '');
   fill(clockOffset, ...offset);
 }
 
@@ -69,7 +83,14 @@ function faultRow(f) {
     h(
       'td',
       { class: 'actions' },
-      h('button', { type: 'button', class: 'small danger', dataset: { fk: 'delete' }, 'aria-label': `Delete fault on ${f.path}`, text: 'Delete', onclick: (e) => act(e.currentTarget, `Fault on ${f.path} removed`, () => api('DELETE', `/_sandbox/faults/${f.id}`)) }),
+      h('button', {
+        type: 'button',
+        class: 'small danger',
+        dataset: { fk: 'delete' },
+        'aria-label': `Delete fault on ${f.path}`,
+        text: 'Delete',
+        onclick: (e) => act(e.currentTarget, `Fault on ${f.path} removed`, () => api('DELETE', `/_sandbox/faults/${f.id}`)),
+      }),
     ),
   );
 }
@@ -96,7 +117,16 @@ function requestRow(r) {
     h('th', { scope: 'row', class: 'mono wrap' }, h('strong', { text: r.method ?? '?' }), ` ${r.path ?? r.url ?? ''}`),
     h('td', {}, typeof status === 'number' ? httpBadge(status) : '—'),
     h('td', { class: 'num', text: typeof duration === 'number' ? `${Math.round(duration)} ms` : '—' }),
-    h('td', {}, h('details', { dataset: { fk: 'raw' } }, h('summary', { text: 'Show' }), h('pre', { class: 'raw', text: JSON.stringify(r, null, 2) }))),
+    h(
+      'td',
+      {},
+      h(
+        'details',
+        { dataset: { fk: 'raw' } },
+        h('summary', { text: 'Show' }),
+        h('pre', { class: 'raw', text: JSON.stringify(r, null, 2) }),
+      ),
+    ),
   );
 }
 
@@ -118,5 +148,7 @@ const CLEAR = {
 for (const button of document.querySelectorAll('[data-clear]')) {
   const what = button.dataset.clear;
   const [title, intro] = CLEAR[what];
-  button.addEventListener('click', () => confirmAction({ title, intro, submit: title, done: `${title}: done`, onSubmit: () => api('DELETE', `/_sandbox/${what}`) }));
+  button.addEventListener('click', () =>
+    confirmAction({ title, intro, submit: title, done: `${title}: done`, onSubmit: () => api('DELETE', `/_sandbox/${what}`) }),
+  );
 }

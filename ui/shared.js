@@ -10,13 +10,23 @@ export const state = {
   endpoints: [],
 };
 
-export const EVENT_TYPES = ['cashin.created', 'cashin.paid', 'cashin.expired', 'cashin.cancelled', 'cashout.created', 'cashout.completed', 'cashout.failed'];
+export const EVENT_TYPES = [
+  'cashin.created',
+  'cashin.paid',
+  'cashin.expired',
+  'cashin.cancelled',
+  'cashout.created',
+  'cashout.completed',
+  'cashout.failed',
+];
 
 /** What POST /_sandbox/webhooks/fire did, in words. */
 export function firedText(r) {
   const n = Array.isArray(r?.deliveries) ? r.deliveries.length : 0;
   const type = r?.event?.type ?? 'event';
-  return n === 0 ? `Event ${type} fired, but no endpoint of the account wants it: nothing was sent` : `Event ${type} fired: ${n} deliver${n === 1 ? 'y' : 'ies'} queued`;
+  return n === 0
+    ? `Event ${type} fired, but no endpoint of the account wants it: nothing was sent`
+    : `Event ${type} fired: ${n} deliver${n === 1 ? 'y' : 'ies'} queued`;
 }
 
 export const accountName = (id) => state.accounts.find((a) => a.id === id)?.name ?? shortId(id);
@@ -49,10 +59,20 @@ export function attemptsDetails(d) {
           'ol',
           { class: 'attempt-list' },
           attempts.map((a) =>
-            h('li', {}, h('span', { class: 'mono', text: dateTime(a.at) }), ' ', httpBadge(a.statusCode), ` ${a.durationMs ?? '?'} ms`, a.error ? h('span', { class: 'error-text', text: ` ${a.error}` }) : null),
+            h(
+              'li',
+              {},
+              h('span', { class: 'mono', text: dateTime(a.at) }),
+              ' ',
+              httpBadge(a.statusCode),
+              ` ${a.durationMs ?? '?'} ms`,
+              a.error ? h('span', { class: 'error-text', text: ` ${a.error}` }) : null,
+            ),
           ),
         ),
-    d.status === 'PENDING' && d.nextAttemptAt && attempts.length > 0 ? h('p', { class: 'muted small', text: `next attempt ${dateTime(d.nextAttemptAt)}` }) : null,
+    d.status === 'PENDING' && d.nextAttemptAt && attempts.length > 0
+      ? h('p', { class: 'muted small', text: `next attempt ${dateTime(d.nextAttemptAt)}` })
+      : null,
   );
 }
 
@@ -63,7 +83,8 @@ export function redeliverButton(d) {
     dataset: { fk: 'redeliver' },
     'aria-label': `Redeliver ${d.eventType} ${shortId(d.id)}`,
     text: 'Redeliver',
-    onclick: (e) => act(e.currentTarget, `Delivery of ${d.eventType} queued again`, () => api('POST', `/_sandbox/webhooks/deliveries/${d.id}/redeliver`)),
+    onclick: (e) =>
+      act(e.currentTarget, `Delivery of ${d.eventType} queued again`, () => api('POST', `/_sandbox/webhooks/deliveries/${d.id}/redeliver`)),
   });
 }
 
@@ -72,7 +93,14 @@ export function deliveryBlock(d) {
   return h(
     'li',
     { class: 'delivery' },
-    h('div', { class: 'delivery-head' }, badge(d.status), h('span', { class: 'mono', text: d.eventType }), h('span', { class: 'muted small wrap', text: `→ ${d.url ?? endpointUrl(d.endpointId)}` }), redeliverButton(d)),
+    h(
+      'div',
+      { class: 'delivery-head' },
+      badge(d.status),
+      h('span', { class: 'mono', text: d.eventType }),
+      h('span', { class: 'muted small wrap', text: `→ ${d.url ?? endpointUrl(d.endpointId)}` }),
+      redeliverButton(d),
+    ),
     attemptsDetails(d),
   );
 }

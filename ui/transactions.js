@@ -20,7 +20,14 @@ const label = (t) => `${t.type === 'CASH_IN' ? 'charge' : 'transfer'} ${shortId(
 
 const payerFields = [
   { name: 'name', label: 'Payer name' },
-  { name: 'document', label: 'Payer document', inputmode: 'numeric', pattern: '[0-9]{11}|[0-9]{14}', title: 'CPF (11 digits) or CNPJ (14 digits)', hint: 'CPF or CNPJ, digits only' },
+  {
+    name: 'document',
+    label: 'Payer document',
+    inputmode: 'numeric',
+    pattern: '[0-9]{11}|[0-9]{14}',
+    title: 'CPF (11 digits) or CNPJ (14 digits)',
+    hint: 'CPF or CNPJ, digits only',
+  },
   { name: 'ispb', label: 'Payer bank ISPB', inputmode: 'numeric', pattern: '[0-9]{8}', title: '8 digits' },
   { name: 'account_number', label: 'Account number' },
   { name: 'account_type', label: 'Account type', placeholder: 'CACC' },
@@ -45,7 +52,14 @@ function fail(t) {
     title: `Fail ${label(t)}`,
     intro: `The ${money(toCents(t.amount))} return to the payer's balance; the lookup and the webhook carry this error.`,
     fields: [
-      { name: 'code', label: 'Error code', required: true, pattern: '[A-Z][A-Z0-9_]{1,63}', title: 'upper-case letters, digits and _', placeholder: 'DOCUMENT_MISMATCH' },
+      {
+        name: 'code',
+        label: 'Error code',
+        required: true,
+        pattern: '[A-Z][A-Z0-9_]{1,63}',
+        title: 'upper-case letters, digits and _',
+        placeholder: 'DOCUMENT_MISMATCH',
+      },
       { name: 'message', label: 'Error message', required: true, placeholder: "the receiver's document differs from the one given" },
     ],
     submit: 'Fail transfer',
@@ -59,7 +73,8 @@ const simple = (t, verb, path, done) => (e) => act(e.currentTarget, done, () => 
 
 /** The buttons the transaction's state allows (the transition tables decide the rest). */
 function actions(t) {
-  const b = (text, fk, onclick, cls = 'small') => h('button', { type: 'button', class: cls, dataset: { fk }, 'aria-label': `${text} ${label(t)}`, text, onclick });
+  const b = (text, fk, onclick, cls = 'small') =>
+    h('button', { type: 'button', class: cls, dataset: { fk }, 'aria-label': `${text} ${label(t)}`, text, onclick });
   if (t.type === 'CASH_IN' && t.status === 'WAITING_PAYMENT')
     return [
       b('Pay', 'pay', () => pay(t), 'small primary'),
@@ -67,7 +82,10 @@ function actions(t) {
       b('Cancel', 'cancel', simple(t, 'cancel', 'charges', `Charge ${shortId(t.id)} cancelled`)),
     ];
   if (t.type === 'CASH_OUT' && t.status === 'PROCESSING')
-    return [b('Complete', 'complete', simple(t, 'complete', 'transfers', `Transfer ${shortId(t.id)} completed`), 'small primary'), b('Fail', 'fail', () => fail(t), 'small danger')];
+    return [
+      b('Complete', 'complete', simple(t, 'complete', 'transfers', `Transfer ${shortId(t.id)} completed`), 'small primary'),
+      b('Fail', 'fail', () => fail(t), 'small danger'),
+    ];
   return [];
 }
 
@@ -85,11 +103,24 @@ function summary(t) {
 }
 
 function row(t) {
-  const open = h('button', { type: 'button', class: 'small', dataset: { fk: 'details' }, 'aria-controls': 'tx-detail', 'aria-label': `Details of ${label(t)}`, text: 'Details', onclick: () => select(t.id, true) });
+  const open = h('button', {
+    type: 'button',
+    class: 'small',
+    dataset: { fk: 'details' },
+    'aria-controls': 'tx-detail',
+    'aria-label': `Details of ${label(t)}`,
+    text: 'Details',
+    onclick: () => select(t.id, true),
+  });
   return h(
     'tr',
     { class: t.id === selected ? 'selected' : '', 'aria-current': t.id === selected ? 'true' : undefined },
-    h('td', { class: 'nowrap' }, h('span', { class: 'mono small', text: timeOnly(t.createdAt) }), h('div', { class: 'mono small muted', text: dateTime(t.createdAt).slice(0, 10) })),
+    h(
+      'td',
+      { class: 'nowrap' },
+      h('span', { class: 'mono small', text: timeOnly(t.createdAt) }),
+      h('div', { class: 'mono small muted', text: dateTime(t.createdAt).slice(0, 10) }),
+    ),
     h('td', { class: 'wrap' }, summary(t)),
     h('td', {}, badge(t.status)),
     h('td', { class: 'num strong', text: money(toCents(t.amount)) }),
@@ -98,31 +129,76 @@ function row(t) {
 }
 
 function qrBlock(t) {
-  const img = typeof t.qrCode === 'string' && t.qrCode.startsWith('data:image/') ? h('img', { class: 'qr', src: t.qrCode, alt: `QR code to pay ${money(toCents(t.amount))}`, width: '168', height: '168' }) : null;
+  const img =
+    typeof t.qrCode === 'string' && t.qrCode.startsWith('data:image/')
+      ? h('img', { class: 'qr', src: t.qrCode, alt: `QR code to pay ${money(toCents(t.amount))}`, width: '168', height: '168' })
+      : null;
   if (!t.pixCode && !img) return null;
-  const code = h('textarea', { class: 'pix-code mono', readonly: true, rows: '4', id: 'pix-code', 'aria-label': 'PIX copy-and-paste code', dataset: { fk: 'pix-code' } });
+  const code = h('textarea', {
+    class: 'pix-code mono',
+    readonly: true,
+    rows: '4',
+    id: 'pix-code',
+    'aria-label': 'PIX copy-and-paste code',
+    dataset: { fk: 'pix-code' },
+  });
   code.value = t.pixCode ?? '';
-  return h('div', { class: 'qr-block' }, img, h('div', { class: 'pix' }, h('label', { for: 'pix-code', text: 'Copy-and-paste code' }), code, t.pixCode ? copyButton(t.pixCode, 'the PIX code', 'copy-pix') : null));
+  return h(
+    'div',
+    { class: 'qr-block' },
+    img,
+    h(
+      'div',
+      { class: 'pix' },
+      h('label', { for: 'pix-code', text: 'Copy-and-paste code' }),
+      code,
+      t.pixCode ? copyButton(t.pixCode, 'the PIX code', 'copy-pix') : null,
+    ),
+  );
 }
 
-const party = (p) => (p ? `${p.name ?? '—'} · ${documentText(p.document)}${p.ispb ? ` · ISPB ${p.ispb}` : ''}${p.account_number ? ` · account ${p.account_number}` : ''}${p.account_type ? ` (${p.account_type})` : ''}` : null);
+const party = (p) =>
+  p
+    ? `${p.name ?? '—'} · ${documentText(p.document)}${p.ispb ? ` · ISPB ${p.ispb}` : ''}${p.account_number ? ` · account ${p.account_number}` : ''}${p.account_type ? ` (${p.account_type})` : ''}`
+    : null;
 const errorText = (e) => (e ? h('span', { class: 'error-text' }, h('strong', { text: e.code ?? 'ERROR' }), ` ${e.message ?? ''}`) : null);
-const outcomeText = (o) => (o ? `rule ${o.ruleId}: ${o.action}${o.at ? ` at ${dateTime(o.at)}` : ''}${o.code ? ` (${o.code})` : ''}` : null);
+const outcomeText = (o) =>
+  o ? `rule ${o.ruleId}: ${o.action}${o.at ? ` at ${dateTime(o.at)}` : ''}${o.code ? ` (${o.code})` : ''}` : null;
 
 function fireForm(t) {
   const types = EVENT_TYPES.filter((e) => e.startsWith(t.type === 'CASH_IN' ? 'cashin.' : 'cashout.'));
-  const select = h('select', { id: 'fire-type', dataset: { fk: 'fire-type' } }, h('option', { value: '', text: 'current status' }), types.map((v) => h('option', { value: v, text: v })));
+  const select = h(
+    'select',
+    { id: 'fire-type', dataset: { fk: 'fire-type' } },
+    h('option', { value: '', text: 'current status' }),
+    types.map((v) => h('option', { value: v, text: v })),
+  );
   const button = h('button', { type: 'submit', class: 'small', dataset: { fk: 'fire' }, text: 'Fire event' });
   return h(
     'form',
-    { class: 'inline-form', onsubmit: (e) => (e.preventDefault(), act(button, firedText, () => api('POST', '/_sandbox/webhooks/fire', select.value ? { transactionId: t.id, type: select.value } : { transactionId: t.id }))) },
+    {
+      class: 'inline-form',
+      onsubmit: (e) => (
+        e.preventDefault(),
+        act(button, firedText, () =>
+          api('POST', '/_sandbox/webhooks/fire', select.value ? { transactionId: t.id, type: select.value } : { transactionId: t.id }),
+        )
+      ),
+    },
     h('label', { for: 'fire-type', text: 'Send a webhook event now' }),
     select,
     button,
   );
 }
 
-const refName = (ref) => (ref === 'world' ? 'outside the sandbox' : ref?.startsWith('account:') ? accountName(ref.slice(8)) : ref?.startsWith('wallet:') ? `wallet ${shortId(ref.slice(7))}` : String(ref));
+const refName = (ref) =>
+  ref === 'world'
+    ? 'outside the sandbox'
+    : ref?.startsWith('account:')
+      ? accountName(ref.slice(8))
+      : ref?.startsWith('wallet:')
+        ? `wallet ${shortId(ref.slice(7))}`
+        : String(ref);
 
 /** The ledger movements the transaction caused (double entry: from → to). */
 function ledgerList(entries) {
@@ -132,7 +208,16 @@ function ledgerList(entries) {
     h(
       'ul',
       { class: 'plain ledger' },
-      entries.map((e) => h('li', {}, h('span', { class: 'mono small', text: e.kind }), ' ', h('strong', { text: money(e.amount) }), ` ${refName(e.from)} → ${refName(e.to)}`)),
+      entries.map((e) =>
+        h(
+          'li',
+          {},
+          h('span', { class: 'mono small', text: e.kind }),
+          ' ',
+          h('strong', { text: money(e.amount) }),
+          ` ${refName(e.from)} → ${refName(e.to)}`,
+        ),
+      ),
     ),
   ];
 }
@@ -150,35 +235,58 @@ function detailView({ t, deliveries }) {
     t.type === 'CASH_IN'
       ? [
           ['External id', t.externalId],
-          ['Customer', t.customer ? `${t.customer.name} · ${documentText(t.customer.document)}${t.customer.email ? ` · ${t.customer.email}` : ''}` : null],
+          [
+            'Customer',
+            t.customer
+              ? `${t.customer.name} · ${documentText(t.customer.document)}${t.customer.email ? ` · ${t.customer.email}` : ''}`
+              : null,
+          ],
           ['Expires', dateTime(t.expiresAt)],
-          ['Split', Array.isArray(t.split) && t.split.length ? t.split.map((s) => `${money(s.share)} → wallet ${shortId(s.walletId)} (${s.mode} ${s.value})`).join('; ') : null],
+          [
+            'Split',
+            Array.isArray(t.split) && t.split.length
+              ? t.split.map((s) => `${money(s.share)} → wallet ${shortId(s.walletId)} (${s.mode} ${s.value})`).join('; ')
+              : null,
+          ],
           ['Paid', t.paidAt ? dateTime(t.paidAt) : null],
           ['Payer', party(t.payer)],
         ]
       : [
           ['PIX key', t.details ? h('span', {}, h('span', { class: 'mono', text: t.details.key }), ` (${t.details.keyType})`) : null],
-          ['Recipient', t.details ? `${t.details.name ?? '—'}${t.details.document ? ` · ${documentText(t.details.document)}` : ' · no document given'}` : null],
+          [
+            'Recipient',
+            t.details
+              ? `${t.details.name ?? '—'}${t.details.document ? ` · ${documentText(t.details.document)}` : ' · no document given'}`
+              : null,
+          ],
           ['Settles', t.status === 'PROCESSING' ? dateTime(t.settleAt) : null],
           ['Settled', t.settledAt ? dateTime(t.settledAt) : null],
           ['Receiver', party(t.receiver)],
           ['Idempotency key', t.idempotencyKey ? h('span', { class: 'mono small', text: t.idempotencyKey }) : null],
         ];
   const outcome = [
-    ['End-to-end id', t.endToEndId ?? t.end_to_end_id ? h('span', { class: 'mono', text: t.endToEndId ?? t.end_to_end_id }) : null],
+    ['End-to-end id', (t.endToEndId ?? t.end_to_end_id) ? h('span', { class: 'mono', text: t.endToEndId ?? t.end_to_end_id }) : null],
     ['Error', errorText(t.error)],
     ['Scheduled', t.status === 'WAITING_PAYMENT' || t.status === 'PROCESSING' ? outcomeText(t.outcome) : null],
   ];
   return h(
     'article',
     { class: 'tx' },
-    h('div', { class: 'tx-head' }, badge(t.status), h('span', { class: 'amount', text: money(toCents(t.amount)) }), h('span', { class: 'actions' }, actions(t))),
+    h(
+      'div',
+      { class: 'tx-head' },
+      badge(t.status),
+      h('span', { class: 'amount', text: money(toCents(t.amount)) }),
+      h('span', { class: 'actions' }, actions(t)),
+    ),
     t.type === 'CASH_IN' ? qrBlock(t) : null,
     facts([...common, ...specific, ...outcome]),
     ledgerList(t.ledger),
     fireForm(t),
     h('h3', { text: 'Webhook deliveries' }),
-    deliveries.length ? h('ul', { class: 'deliveries' }, deliveries.map(deliveryBlock)) : h('p', { class: 'muted small', text: 'None: no endpoint of this account wanted its events (register one on the Webhooks tab).' }),
+    deliveries.length
+      ? h('ul', { class: 'deliveries' }, deliveries.map(deliveryBlock))
+      : h('p', { class: 'muted small', text: 'None: no endpoint of this account wanted its events (register one on the Webhooks tab).' }),
   );
 }
 
@@ -224,7 +332,8 @@ export async function refresh() {
   if (gen !== generation) return; // the filters changed meanwhile: a newer answer is on its way
   reconcile(rows, list.slice(0, MAX_ROWS), { key: (t) => t.id, render: row, extra: (t) => t.id === selected });
   show(empty, list.length === 0);
-  count.textContent = list.length >= MAX_ROWS ? `Showing the newest ${MAX_ROWS} transactions.` : `${list.length} transaction${list.length === 1 ? '' : 's'}`;
+  count.textContent =
+    list.length >= MAX_ROWS ? `Showing the newest ${MAX_ROWS} transactions.` : `${list.length} transaction${list.length === 1 ? '' : 's'}`;
   await refreshDetail();
 }
 

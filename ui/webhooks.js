@@ -14,9 +14,11 @@ const deliveryStatus = document.getElementById('delivery-status');
 const form = document.getElementById('webhook-form');
 const fireForm = document.getElementById('fire-form');
 
-document.getElementById('webhook-events').append(
-  ...EVENT_TYPES.map((type) => h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'events', value: type }), ` ${type}`)),
-);
+document
+  .getElementById('webhook-events')
+  .append(
+    ...EVENT_TYPES.map((type) => h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'events', value: type }), ` ${type}`)),
+  );
 fireForm.querySelector('select[name=type]').append(...EVENT_TYPES.map((type) => h('option', { value: type, text: type })));
 
 form.addEventListener('submit', async (e) => {
@@ -32,17 +34,34 @@ form.addEventListener('submit', async (e) => {
 fireForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const v = formValues(fireForm);
-  act(e.submitter, firedText, () => api('POST', '/_sandbox/webhooks/fire', v.type ? { transactionId: v.transactionId, type: v.type } : { transactionId: v.transactionId }));
+  act(e.submitter, firedText, () =>
+    api('POST', '/_sandbox/webhooks/fire', v.type ? { transactionId: v.transactionId, type: v.type } : { transactionId: v.transactionId }),
+  );
 });
 
 function endpointRow(ep) {
   return h(
     'tr',
     {},
-    h('th', { scope: 'row', class: 'wrap' }, h('span', { class: 'mono', text: ep.url }), ep.source === 'config' ? h('span', { class: 'muted small', text: ' (from --webhook-url)' }) : null),
+    h(
+      'th',
+      { scope: 'row', class: 'wrap' },
+      h('span', { class: 'mono', text: ep.url }),
+      ep.source === 'config' ? h('span', { class: 'muted small', text: ' (from --webhook-url)' }) : null,
+    ),
     h('td', { text: accountName(ep.accountId) }),
     h('td', { class: 'small', text: Array.isArray(ep.events) && ep.events.length ? ep.events.join(', ') : 'every event' }),
-    h('td', {}, ep.secret ? [h('span', { class: 'mono small', text: `${String(ep.secret).slice(0, 10)}…` }), ' ', copyButton(ep.secret, `the secret of ${ep.url}`, 'copy-secret')] : '—'),
+    h(
+      'td',
+      {},
+      ep.secret
+        ? [
+            h('span', { class: 'mono small', text: `${String(ep.secret).slice(0, 10)}…` }),
+            ' ',
+            copyButton(ep.secret, `the secret of ${ep.url}`, 'copy-secret'),
+          ]
+        : '—',
+    ),
     h(
       'td',
       { class: 'actions' },

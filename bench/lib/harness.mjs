@@ -62,7 +62,8 @@ export async function tempDir(prefix) {
 /** Prints rows (arrays of cells) as an aligned text table; the first row is the header. */
 export function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  const line = (r) => `| ${r.map((c, i) => (typeof c === 'number' || /^[\d.,×x%-]+$/.test(String(c)) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`;
+  const line = (r) =>
+    `| ${r.map((c, i) => (typeof c === 'number' || /^[\d.,×x%-]+$/.test(String(c)) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`;
   console.log(line(rows[0]));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows.slice(1)) console.log(line(r));

@@ -13,7 +13,13 @@ const opts = JSON.parse(process.argv[2]);
 let next = opts.seed ?? 500_000_000;
 const bodies = {
   merchant: () =>
-    JSON.stringify({ name: 'Loja Bench', document: cpfFrom(next++), document_type: 'CPF', email: 'bench@loja.example', phone: '11912345678' }),
+    JSON.stringify({
+      name: 'Loja Bench',
+      document: cpfFrom(next++),
+      document_type: 'CPF',
+      email: 'bench@loja.example',
+      phone: '11912345678',
+    }),
 };
 bodies['merchant-patch'] = () => JSON.stringify({ name: `Renamed ${next++}` });
 const makeBody = opts.bodyKind ? bodies[opts.bodyKind] : null;

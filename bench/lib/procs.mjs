@@ -40,7 +40,11 @@ export function startNode(args, { env = {}, url = null, timeoutMs = 120_000 } = 
     });
     child.stderr.on('data', (d) => (out += d));
     child.once('exit', (code) => finish(null, new Error(`${args.join(' ')} exited (${code}) before it answered:\n${out}`)));
-    if (url) waitForOk(url, timeoutMs).then(() => finish(handle(new URL(url).origin)), (e) => finish(null, e));
+    if (url)
+      waitForOk(url, timeoutMs).then(
+        () => finish(handle(new URL(url).origin)),
+        (e) => finish(null, e),
+      );
   });
 }
 
@@ -55,7 +59,11 @@ export async function stop(child) {
 
 /** An access token of the default account from the sandbox at `url`. */
 export async function tokenOf(url) {
-  const r = await fetch(`${url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_CLIENT) });
+  const r = await fetch(`${url}/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEFAULT_CLIENT),
+  });
   if (r.status !== 200) throw new Error(`token: ${r.status} ${await r.text()}`);
   return (await r.json()).access_token;
 }

@@ -21,7 +21,8 @@ const NAMES = ['Maria Silva', 'João Souza', 'Ana Oliveira', 'Pedro Santos', 'Ca
 export const prng = mulberry32;
 
 const cpf = generateCpf;
-const pixCode = (location, cents) => buildDynamicBrCode({ location, amountCents: cents, merchantName: 'SANDBOX DEFAULT ACCOUNT', merchantCity: 'SAO PAULO' });
+const pixCode = (location, cents) =>
+  buildDynamicBrCode({ location, amountCents: cents, merchantName: 'SANDBOX DEFAULT ACCOUNT', merchantCity: 'SAO PAULO' });
 const iso = (ms) => new Date(ms).toISOString();
 const e2e = (rand, ms) => generateEndToEndId(ISPBS[Math.floor(rand() * ISPBS.length)], new Date(ms), rand);
 
@@ -43,12 +44,28 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
     meta: { schemaVersion: 1, signingSecret: randomBytes(32).toString('hex'), clockOffsetMs: 0, seq: 0, createdAt: iso(start) },
     accounts: {
       [acc]: {
-        id: acc, name: 'Sandbox default account', clientId: DEFAULT_CLIENT.client_id, secretHash,
-        splitEnabled: true, autoPayAfterSeconds: null, settleAfterSeconds: 2, createdAt: iso(start), updatedAt: iso(start),
+        id: acc,
+        name: 'Sandbox default account',
+        clientId: DEFAULT_CLIENT.client_id,
+        secretHash,
+        splitEnabled: true,
+        autoPayAfterSeconds: null,
+        settleAfterSeconds: 2,
+        createdAt: iso(start),
+        updatedAt: iso(start),
       },
     },
-    merchants: {}, wallets: {}, transactions: {}, ledger: {}, idempotency: {}, pixKeys: {}, rules: {},
-    webhookEndpoints: {}, events: {}, deliveries: {}, faults: {},
+    merchants: {},
+    wallets: {},
+    transactions: {},
+    ledger: {},
+    idempotency: {},
+    pixKeys: {},
+    rules: {},
+    webhookEndpoints: {},
+    events: {},
+    deliveries: {},
+    faults: {},
   };
   const ledger = (from, to, amount, transactionId, kind, at) => {
     const id = randomUUID();
@@ -60,8 +77,19 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
     const walletId = randomUUID();
     const at = iso(start + i * 1000);
     data.merchants[id] = {
-      id, accountId: acc, name: `Loja ${i}`, document: cpf(rand), documentType: 'CPF', email: `loja${i}@example.com`, phone: '11987654321',
-      status: 'ACTIVE', clientId: `mer_${randomBytes(9).toString('base64url')}`, secretHash: data.accounts[acc].secretHash, walletId, createdAt: at, updatedAt: at,
+      id,
+      accountId: acc,
+      name: `Loja ${i}`,
+      document: cpf(rand),
+      documentType: 'CPF',
+      email: `loja${i}@example.com`,
+      phone: '11987654321',
+      status: 'ACTIVE',
+      clientId: `mer_${randomBytes(9).toString('base64url')}`,
+      secretHash: data.accounts[acc].secretHash,
+      walletId,
+      createdAt: at,
+      updatedAt: at,
     };
     data.wallets[walletId] = { id: walletId, accountId: acc, merchantId: id, name: 'main', currency: 'BRL', createdAt: at };
   }
@@ -73,15 +101,32 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
     const id = randomUUID();
     const amount = 100 + Math.floor(rand() * 99_900);
     const name = NAMES[Math.floor(rand() * NAMES.length)];
-    const party = { name, document: cpf(rand), ispb: ISPBS[Math.floor(rand() * ISPBS.length)], account_number: String(10000 + Math.floor(rand() * 89999)), account_type: 'CACC' };
+    const party = {
+      name,
+      document: cpf(rand),
+      ispb: ISPBS[Math.floor(rand() * ISPBS.length)],
+      account_number: String(10000 + Math.floor(rand() * 89999)),
+      account_type: 'CACC',
+    };
     if (rand() < 0.5) {
       const r = rand();
       const status = r < 0.8 ? 'PAID' : r < 0.9 ? 'EXPIRED' : 'WAITING_PAYMENT';
       const t = {
-        id, type: 'CASH_IN', status, accountId: acc, merchantId: null, amount, description: `Pedido ${i}`,
-        customer: { name, document: party.document, email: 'cliente@example.com' }, externalId: `order-${i}`,
-        expiration: 86400, expiresAt: iso(ms + 86_400_000), pixCode: pixCode(`${host}/pix/qr/v2/${id}`, amount), split: [],
-        createdAt: at, updatedAt: status === 'WAITING_PAYMENT' ? at : later,
+        id,
+        type: 'CASH_IN',
+        status,
+        accountId: acc,
+        merchantId: null,
+        amount,
+        description: `Pedido ${i}`,
+        customer: { name, document: party.document, email: 'cliente@example.com' },
+        externalId: `order-${i}`,
+        expiration: 86400,
+        expiresAt: iso(ms + 86_400_000),
+        pixCode: pixCode(`${host}/pix/qr/v2/${id}`, amount),
+        split: [],
+        createdAt: at,
+        updatedAt: status === 'WAITING_PAYMENT' ? at : later,
       };
       if (status === 'PAID') Object.assign(t, { paidAt: later, endToEndId: e2e(rand, ms), payer: party });
       if (status === 'EXPIRED') t.error = { code: 'CHARGE_EXPIRED', message: 'the charge expired before it was paid' };
@@ -92,8 +137,19 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
       const key = cpf(rand);
       const idempotencyKey = randomUUID();
       const t = {
-        id, type: 'CASH_OUT', status: failed ? 'FAILED' : 'COMPLETED', accountId: acc, merchantId: null, amount, description: `Saque ${i}`,
-        details: { name, document: key, key, keyType: 'CPF' }, idempotencyKey, settleAt: later, settledAt: later, createdAt: at, updatedAt: later,
+        id,
+        type: 'CASH_OUT',
+        status: failed ? 'FAILED' : 'COMPLETED',
+        accountId: acc,
+        merchantId: null,
+        amount,
+        description: `Saque ${i}`,
+        details: { name, document: key, key, keyType: 'CPF' },
+        idempotencyKey,
+        settleAt: later,
+        settledAt: later,
+        createdAt: at,
+        updatedAt: later,
       };
       if (failed) t.error = { code: 'DOCUMENT_MISMATCH', message: 'the key belongs to another document' };
       else Object.assign(t, { endToEndId: e2e(rand, ms), receiver: { ...party, document: key, key, keyType: 'CPF' } });
@@ -104,8 +160,14 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
         const body = { transactionId: id, amount, status: 'PROCESSING', createdAt: at, 'x-idempotency-key': idempotencyKey };
         const rid = `${acc}:${idempotencyKey}`;
         data.idempotency[rid] = {
-          id: rid, principalId: acc, key: idempotencyKey, bodyHash: createHash('sha256').update(id).digest('hex'), statusCode: 201, body,
-          createdAt: at, expiresAt: iso(ms + 86_400_000),
+          id: rid,
+          principalId: acc,
+          key: idempotencyKey,
+          bodyHash: createHash('sha256').update(id).digest('hex'),
+          statusCode: 201,
+          body,
+          createdAt: at,
+          expiresAt: iso(ms + 86_400_000),
         };
       }
     }

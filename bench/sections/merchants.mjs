@@ -15,7 +15,6 @@ const WARMUP_SECONDS = 1;
 const ROUNDS = 2;
 const NOW = '2030-01-01T00:00:00.000Z';
 
-
 /** The same records the sandbox stores for a merchant: the merchant and its main wallet. */
 function seedRecords(n, accountId, secretHash) {
   const out = [];
@@ -24,9 +23,19 @@ function seedRecords(n, accountId, secretHash) {
     const walletId = randomUUID();
     out.push({
       merchant: {
-        id, accountId, name: `Seeded merchant ${i}`, document: cpfFrom(100_000_000 + i), documentType: 'CPF',
-        email: `m${i}@seed.example`, phone: '11912345678', status: 'ACTIVE', clientId: `mch_seed${i}`, secretHash,
-        walletId, createdAt: NOW, updatedAt: NOW,
+        id,
+        accountId,
+        name: `Seeded merchant ${i}`,
+        document: cpfFrom(100_000_000 + i),
+        documentType: 'CPF',
+        email: `m${i}@seed.example`,
+        phone: '11912345678',
+        status: 'ACTIVE',
+        clientId: `mch_seed${i}`,
+        secretHash,
+        walletId,
+        createdAt: NOW,
+        updatedAt: NOW,
       },
       wallet: { id: walletId, accountId, merchantId: id, name: 'main', currency: 'BRL', createdAt: NOW },
     });
@@ -39,7 +48,9 @@ async function startSandbox(n, secretHash) {
   const { boot } = await import(dist('server.js'));
   const { defaultConfig } = await import(dist('config.js'));
   const { dir, cleanup } = await tempDir('sandbox');
-  const running = await boot(defaultConfig({ port: 0, httpsPort: null, dataDir: dir, memory: false, fsync: true, tick: false, quiet: true }));
+  const running = await boot(
+    defaultConfig({ port: 0, httpsPort: null, dataDir: dir, memory: false, fsync: true, tick: false, quiet: true }),
+  );
   const store = running.ctx.store;
   const accountId = Object.keys(store.data.accounts)[0];
   const seeded = seedRecords(n, accountId, secretHash);
@@ -81,7 +92,17 @@ async function startLowdb(n, secretHash) {
     inFlight++;
     res.on('close', () => inFlight--);
     const now = new Date().toISOString();
-    const merchant = { id: randomUUID(), accountId: 'acc', ...req.body, status: 'ACTIVE', clientId: `mch_${randomUUID()}`, secretHash, walletId: randomUUID(), createdAt: now, updatedAt: now };
+    const merchant = {
+      id: randomUUID(),
+      accountId: 'acc',
+      ...req.body,
+      status: 'ACTIVE',
+      clientId: `mch_${randomUUID()}`,
+      secretHash,
+      walletId: randomUUID(),
+      createdAt: now,
+      updatedAt: now,
+    };
     const wallet = { id: merchant.walletId, accountId: 'acc', merchantId: merchant.id, name: 'main', currency: 'BRL', createdAt: now };
     await db.update((data) => {
       data.merchants.push(merchant);
@@ -120,8 +141,13 @@ async function startLowdb(n, secretHash) {
 
 /** What one run does: create merchants (POST, a scrypt hash each) or rename seeded ones (PATCH). */
 const OPS = {
-  create: (t) => ({ method: 'POST', path: '/v1/merchants', bodyKind: 'merchant' }),
-  update: (t) => ({ method: 'PATCH', path: '/v1/merchants', bodyKind: 'merchant-patch', paths: t.ids(500).map((id) => `/v1/merchants/${id}`) }),
+  create: () => ({ method: 'POST', path: '/v1/merchants', bodyKind: 'merchant' }),
+  update: (t) => ({
+    method: 'PATCH',
+    path: '/v1/merchants',
+    bodyKind: 'merchant-patch',
+    paths: t.ids(500).map((id) => `/v1/merchants/${id}`),
+  }),
 };
 
 /**
@@ -131,7 +157,13 @@ const OPS = {
 async function measure(target, op, seconds, seed) {
   const before = target.count();
   const cpu0 = process.cpuUsage();
-  const r = await load({ url: target.url, headers: { 'content-type': 'application/json', ...target.headers }, ...OPS[op](target), seconds, seed });
+  const r = await load({
+    url: target.url,
+    headers: { 'content-type': 'application/json', ...target.headers },
+    ...OPS[op](target),
+    seconds,
+    seed,
+  });
   const cpu = process.cpuUsage(cpu0);
   const created = target.count() - before;
   if (op === 'create' && created < r.ok) console.log(`  warning: ${r.ok} answers 201 but only ${created} merchants stored`);
@@ -147,7 +179,8 @@ async function compare(targets, op, n) {
     for (const [name, t] of Object.entries(targets)) {
       await pause(300);
       const r = await measure(t, op, SECONDS, 500_000_000 + round * 10_000_000);
-      if (r.non2xx || r.errors || r.timeouts) console.log(`  ${name} ${op} at ${n}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      if (r.non2xx || r.errors || r.timeouts)
+        console.log(`  ${name} ${op} at ${n}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
       if (!best[name] || r.rps > best[name].rps) best[name] = r;
     }
   }
@@ -170,7 +203,19 @@ export const section = {
   async run() {
     const { hashSecret } = await import(dist('domain', 'credentials.js'));
     const secretHash = await hashSecret('bench-seed-secret');
-    const rows = [['request', 'stored merchants', 'pix-sandbox req/s', 'p99 ms', 'lowdb baseline req/s', 'p99 ms', 'ratio', 'sandbox CPU ms/req', 'baseline CPU ms/req']];
+    const rows = [
+      [
+        'request',
+        'stored merchants',
+        'pix-sandbox req/s',
+        'p99 ms',
+        'lowdb baseline req/s',
+        'p99 ms',
+        'ratio',
+        'sandbox CPU ms/req',
+        'baseline CPU ms/req',
+      ],
+    ];
     const createCpu = [];
     for (const n of SIZES) {
       const targets = { sandbox: await startSandbox(n, secretHash), baseline: await startLowdb(n, secretHash) };
@@ -179,7 +224,17 @@ export const section = {
           const { sandbox: s, baseline: b } = await compare(targets, op, n);
           if (op === 'create') createCpu.push(s.cpuMsPerRequest);
           const label = op === 'create' ? 'POST /v1/merchants (create)' : 'PATCH /v1/merchants/{id}';
-          rows.push([label, fmt(n), fmt(s.rps, 1), fmt(s.latency.p99), fmt(b.rps, 1), fmt(b.latency.p99), `${fmt(s.rps / b.rps, 2)}×`, fmt(s.cpuMsPerRequest, 1), fmt(b.cpuMsPerRequest, 1)]);
+          rows.push([
+            label,
+            fmt(n),
+            fmt(s.rps, 1),
+            fmt(s.latency.p99),
+            fmt(b.rps, 1),
+            fmt(b.latency.p99),
+            `${fmt(s.rps / b.rps, 2)}×`,
+            fmt(s.cpuMsPerRequest, 1),
+            fmt(b.cpuMsPerRequest, 1),
+          ]);
         }
       } finally {
         for (const t of Object.values(targets)) await t.close();

@@ -88,27 +88,55 @@ export default async function money({
     children.push(hello.child);
 
     // the same string the sandbox drew, drawn by the qrcode package's own data URL path
-    const cashInOpts = { url: `${base}/v1/banking/cash-in/pix`, method: 'POST', headers: auth, body: cashInBody, connections, duration: seconds };
+    const cashInOpts = {
+      url: `${base}/v1/banking/cash-in/pix`,
+      method: 'POST',
+      headers: auth,
+      body: cashInBody,
+      connections,
+      duration: seconds,
+    };
     const bareOnce = () => rateOf(() => QRCode.toDataURL(first.pixCode), seconds);
     const [cashIn, bareQr] = await compare(rounds, (w) => load('cash-in', sandbox.child, cashInOpts, w), bareOnce);
 
-    const cashOutBody = JSON.stringify({ type: 'pix_key', description: 'bench', amount: '1', details: { name: 'Fornecedor', key: '52998224725', keyType: 'CPF' } });
+    const cashOutBody = JSON.stringify({
+      type: 'pix_key',
+      description: 'bench',
+      amount: '1',
+      details: { name: 'Fornecedor', key: '52998224725', keyType: 'CPF' },
+    });
     const cashOut = await load('cash-out', sandbox.child, {
       url: `${base}/v1/banking/cash-out/pix`,
       method: 'POST',
       connections,
       duration: seconds,
-      requests: [{ method: 'POST', body: cashOutBody, setupRequest: (req) => ({ ...req, headers: { ...auth, 'x-idempotency-key': randomUUID() } }) }],
+      requests: [
+        { method: 'POST', body: cashOutBody, setupRequest: (req) => ({ ...req, headers: { ...auth, 'x-idempotency-key': randomUUID() } }) },
+      ],
     });
 
-    const lookupOpts = { url: `${base}/v1/banking/transactions/${first.transactionId}`, headers: { authorization: auth.authorization }, connections, duration: seconds };
+    const lookupOpts = {
+      url: `${base}/v1/banking/transactions/${first.transactionId}`,
+      headers: { authorization: auth.authorization },
+      connections,
+      duration: seconds,
+    };
     const quiet = await startNode(['--input-type=module', '-e', NO_JOURNAL]);
     children.push(quiet.child);
     const quietToken = await tokenOf(quiet.url);
     const quietCharge = await (
-      await fetch(`${quiet.url}/v1/banking/cash-in/pix`, { method: 'POST', headers: { ...auth, authorization: `Bearer ${quietToken}` }, body: cashInBody })
+      await fetch(`${quiet.url}/v1/banking/cash-in/pix`, {
+        method: 'POST',
+        headers: { ...auth, authorization: `Bearer ${quietToken}` },
+        body: cashInBody,
+      })
     ).json();
-    const quietOpts = { url: `${quiet.url}/v1/banking/transactions/${quietCharge.transactionId}`, headers: { authorization: `Bearer ${quietToken}` }, connections, duration: seconds };
+    const quietOpts = {
+      url: `${quiet.url}/v1/banking/transactions/${quietCharge.transactionId}`,
+      headers: { authorization: `Bearer ${quietToken}` },
+      connections,
+      duration: seconds,
+    };
     const [lookup, express, lookupNoJournal] = await compare(
       rounds,
       (w) => load('lookup', sandbox.child, lookupOpts, w),
@@ -128,7 +156,8 @@ export default async function money({
       lookupVsExpressHelloPerCpu: lookup.perCpuSecond && express.perCpuSecond ? lookup.perCpuSecond / express.perCpuSecond : null,
       lookupNoJournalPerSecond: lookupNoJournal.rps,
       lookupNoJournalVsExpressHello: lookupNoJournal.rps / express.rps,
-      lookupNoJournalVsExpressHelloPerCpu: lookupNoJournal.perCpuSecond && express.perCpuSecond ? lookupNoJournal.perCpuSecond / express.perCpuSecond : null,
+      lookupNoJournalVsExpressHelloPerCpu:
+        lookupNoJournal.perCpuSecond && express.perCpuSecond ? lookupNoJournal.perCpuSecond / express.perCpuSecond : null,
       latency: { cashIn, cashOut, lookup, express, lookupNoJournal },
       seconds,
       connections,
@@ -136,17 +165,27 @@ export default async function money({
     };
     const f = (n) => (n === null ? 'n/a' : Math.round(n).toLocaleString('en-US'));
     const pct = (x) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
-    const row = (label, r) => `  ${label.padEnd(52)} ${f(r.rps).padStart(7)} /s  (${f(r.perCpuSecond)} per CPU-second)` + (r.p50 !== undefined ? `  p50 ${r.p50} ms  p99 ${r.p99} ms` : '');
-    log(`money (best of ${rounds} alternating rounds of ${seconds} s, ${connections} connections; the sandbox on a lowdb file with fsync):`);
+    const row = (label, r) =>
+      `  ${label.padEnd(52)} ${f(r.rps).padStart(7)} /s  (${f(r.perCpuSecond)} per CPU-second)` +
+      (r.p50 !== undefined ? `  p50 ${r.p50} ms  p99 ${r.p99} ms` : '');
+    log(
+      `money (best of ${rounds} alternating rounds of ${seconds} s, ${connections} connections; the sandbox on a lowdb file with fsync):`,
+    );
     log(row('qrcode.toDataURL of the same BR Code (bare, one core)', bareQr));
     log(row('POST cash-in (BR Code + QR PNG, durable)', cashIn));
-    log(`    cash-in = ${pct(results.cashInVsBareQrcode)} of the bare qrcode rate (${pct(results.cashInVsBareQrcodePerCpu)} per CPU-second); target ≥ 80 %`);
+    log(
+      `    cash-in = ${pct(results.cashInVsBareQrcode)} of the bare qrcode rate (${pct(results.cashInVsBareQrcodePerCpu)} per CPU-second); target ≥ 80 %`,
+    );
     log(row('POST cash-out (durable, a new idempotency key each)', cashOut));
     log(row('GET /v1/banking/transactions/{id}', lookup));
     log(row('express 5 hello-world (same machine, same run)', express));
-    log(`    lookup = ${pct(results.lookupVsExpressHello)} of the hello-world rate (${pct(results.lookupVsExpressHelloPerCpu)} per CPU-second); target ≥ 70 %`);
+    log(
+      `    lookup = ${pct(results.lookupVsExpressHello)} of the hello-world rate (${pct(results.lookupVsExpressHelloPerCpu)} per CPU-second); target ≥ 70 %`,
+    );
     log(row('GET lookup, request journal off (journalSize: 0)', lookupNoJournal));
-    log(`    = ${pct(results.lookupNoJournalVsExpressHello)} of the hello-world rate (${pct(results.lookupNoJournalVsExpressHelloPerCpu)} per CPU-second)`);
+    log(
+      `    = ${pct(results.lookupNoJournalVsExpressHello)} of the hello-world rate (${pct(results.lookupNoJournalVsExpressHelloPerCpu)} per CPU-second)`,
+    );
     return results;
   } finally {
     for (const c of children) await stop(c).catch(() => undefined);
@@ -155,7 +194,12 @@ export default async function money({
 }
 
 /** For bench/run.mjs: after the merchant section. */
-export const section = { name: 'money', title: 'Money: cash-in with BR Code and QR, durable cash-out, transaction lookup', order: 30, run: () => money() };
+export const section = {
+  name: 'money',
+  title: 'Money: cash-in with BR Code and QR, durable cash-out, transaction lookup',
+  order: 30,
+  run: () => money(),
+};
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   money().catch((e) => {

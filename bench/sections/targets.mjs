@@ -15,7 +15,20 @@ import path from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { BENCH_DIR, BIN, CONNECTIONS, fmt, load, pause, QUICK, rateOf, SECONDS, shippedNodeFlags, table, tempDir } from '../lib/harness.mjs';
+import {
+  BENCH_DIR,
+  BIN,
+  CONNECTIONS,
+  fmt,
+  load,
+  pause,
+  QUICK,
+  rateOf,
+  SECONDS,
+  shippedNodeFlags,
+  table,
+  tempDir,
+} from '../lib/harness.mjs';
 import { machine, memoryOf, startNode, tokenOf, waitForOk } from '../lib/procs.mjs';
 import { buildData, defaultSecretHash, writeDb } from '../lib/seed-db.mjs';
 import { startJsonServer, writeJsonServerDb } from '../peers/json-server.mjs';
@@ -28,7 +41,12 @@ const GC_PRELOAD = path.join(BENCH_DIR, 'lib', 'gc-on-signal.cjs');
 const HELLO = path.join(BENCH_DIR, 'peers', 'express-hello.mjs');
 const RESULTS = path.join(BENCH_DIR, 'RESULTS.md');
 
-const CASH_OUT = JSON.stringify({ type: 'pix_key', description: 'bench', amount: '100', details: { name: 'Fornecedor', key: '52998224725', keyType: 'CPF' } });
+const CASH_OUT = JSON.stringify({
+  type: 'pix_key',
+  description: 'bench',
+  amount: '100',
+  details: { name: 'Fornecedor', key: '52998224725', keyType: 'CPF' },
+});
 const CASH_IN = JSON.stringify({ amount: 12_345, description: 'bench', customer: { name: 'Maria Silva', document: '52998224725' } });
 
 // the sandbox runs as its launchers run it: node with the flags of the command's #! line
@@ -53,7 +71,9 @@ const rows = [];
 const row = (r) => {
   rows.push(r);
   const ratio = r.ratio === null ? '' : ` = ${fmt(r.ratio, 2)}×`;
-  console.log(`  ${r.what}: ${r.ours}${ratio} ${r.baselineName ? `vs ${r.baselineName} ${r.baseline}` : ''} — target ${r.target}: ${r.met === null ? 'n/a' : r.met ? 'met' : 'NOT met'}`);
+  console.log(
+    `  ${r.what}: ${r.ours}${ratio} ${r.baselineName ? `vs ${r.baselineName} ${r.baseline}` : ''} — target ${r.target}: ${r.met === null ? 'n/a' : r.met ? 'met' : 'NOT met'}`,
+  );
 };
 const rate = (x) => `${fmt(x.rps, x.rps < 10 ? 1 : 0)}/s`;
 const ms = (x) => (x === undefined || x === null ? '–' : fmt(x, x < 10 ? 1 : 0));
@@ -66,7 +86,9 @@ async function reads() {
   try {
     const data = buildData(READS_STORED, { secretHash: await defaultSecretHash() });
     await writeDb(dir, data);
-    const ids = Object.keys(data.transactions).filter((_, i) => i % 17 === 0).slice(0, 500);
+    const ids = Object.keys(data.transactions)
+      .filter((_, i) => i % 17 === 0)
+      .slice(0, 500);
     const sb = await startNode(sandboxArgs(dir));
     children.push(sb);
     const hello = await startNode([HELLO]);
@@ -76,7 +98,14 @@ async function reads() {
     const runs = {
       express: (seconds) => load({ url: hello.url, method: 'GET', path: '/', ...warm(seconds) }),
       lookup: (seconds) =>
-        load({ url: sb.url, method: 'GET', path: '/v1/banking/transactions', paths: ids.map((id) => `/v1/banking/transactions/${id}`), headers, ...warm(seconds) }),
+        load({
+          url: sb.url,
+          method: 'GET',
+          path: '/v1/banking/transactions',
+          paths: ids.map((id) => `/v1/banking/transactions/${id}`),
+          headers,
+          ...warm(seconds),
+        }),
       balance: (seconds) => load({ url: sb.url, method: 'GET', path: '/v1/banking/balance', headers, ...warm(seconds) }),
     };
     for (const run of Object.values(runs)) await run(1); // warm-up: JIT and connections out of the figures
@@ -180,14 +209,34 @@ async function cashOut() {
       if (n === SIZES[0]) await cashIn(sb, headers);
 
       const runs = {
-        sandbox: (seconds) => load({ url: sb.url, method: 'POST', path: '/v1/banking/cash-out/pix', headers, body: CASH_OUT, uuidHeader: 'x-idempotency-key', ...(seconds ? { seconds } : {}) }),
-        jsonServer: (seconds) => load({ url: js.url, method: 'POST', path: '/transactions', headers: { 'content-type': 'application/json' }, body: CASH_OUT, ...(seconds ? { seconds } : {}) }),
+        sandbox: (seconds) =>
+          load({
+            url: sb.url,
+            method: 'POST',
+            path: '/v1/banking/cash-out/pix',
+            headers,
+            body: CASH_OUT,
+            uuidHeader: 'x-idempotency-key',
+            ...(seconds ? { seconds } : {}),
+          }),
+        jsonServer: (seconds) =>
+          load({
+            url: js.url,
+            method: 'POST',
+            path: '/transactions',
+            headers: { 'content-type': 'application/json' },
+            body: CASH_OUT,
+            ...(seconds ? { seconds } : {}),
+          }),
       };
       await runs.sandbox(1);
       // at 100k one json-server write (a whole-file rewrite) outlasts a run: timed one by one instead
       const slow = n >= 100_000;
       if (!slow) await runs.jsonServer(1);
-      const b = await best(ROUNDS, slow ? { sandbox: () => runs.sandbox() } : { sandbox: () => runs.sandbox(), jsonServer: () => runs.jsonServer() });
+      const b = await best(
+        ROUNDS,
+        slow ? { sandbox: () => runs.sandbox() } : { sandbox: () => runs.sandbox(), jsonServer: () => runs.jsonServer() },
+      );
       if (slow) b.jsonServer = await oneByOne(`${js.url}/transactions`, CASH_OUT, 3);
       rates[n] = b.sandbox.rps;
       const ratio = b.sandbox.rps / b.jsonServer.rps;
@@ -236,7 +285,11 @@ async function oneByOne(url, body, count) {
     ms.push(performance.now() - t0);
   }
   const sorted = [...ms].sort((a, b) => a - b);
-  return { rps: (count * 1000) / ms.reduce((a, b) => a + b, 0), latency: { p50: sorted[Math.floor(count / 2)], p99: sorted[count - 1] }, oneByOne: true };
+  return {
+    rps: (count * 1000) / ms.reduce((a, b) => a + b, 0),
+    latency: { p50: sorted[Math.floor(count / 2)], p99: sorted[count - 1] },
+    oneByOne: true,
+  };
 }
 
 async function rssAfterGc(proc) {
@@ -357,7 +410,7 @@ async function writeResults(startedAt, seconds) {
     `Targets met: ${rows.filter((r) => r.met === true).length} of ${rows.filter((r) => r.met !== null).length}.`,
     '<!-- results:end -->',
   ].join('\n');
-  let text = '';
+  let text;
   try {
     text = await readFile(RESULTS, 'utf8');
   } catch {
@@ -387,7 +440,19 @@ export const section = {
     console.log('');
     table([
       ['measure', 'pix-sandbox', 'p50', 'p99', 'baseline', 'figure', 'p50', 'p99', 'ratio', 'target', 'met'],
-      ...rows.map((r) => [r.what, r.ours, ms(r.p50), ms(r.p99), r.baselineName || '–', r.baseline || '–', ms(r.bp50), ms(r.bp99), r.ratio === null ? '–' : `${fmt(r.ratio, 2)}×`, r.target, r.met === null ? '–' : r.met ? 'met' : 'NOT met']),
+      ...rows.map((r) => [
+        r.what,
+        r.ours,
+        ms(r.p50),
+        ms(r.p99),
+        r.baselineName || '–',
+        r.baseline || '–',
+        ms(r.bp50),
+        ms(r.bp99),
+        r.ratio === null ? '–' : `${fmt(r.ratio, 2)}×`,
+        r.target,
+        r.met === null ? '–' : r.met ? 'met' : 'NOT met',
+      ]),
     ]);
     await writeResults(startedAt, (performance.now() - t0) / 1000);
     console.log(`\nwritten to ${path.relative(process.cwd(), RESULTS)}`);

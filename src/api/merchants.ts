@@ -3,7 +3,13 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { walletRef } from '../domain/ledger.js';
-import { formatMerchant, formatMerchantBalance, formatMerchantCreated, formatMerchantList, formatMerchantUpdated } from '../format/merchants.js';
+import {
+  formatMerchant,
+  formatMerchantBalance,
+  formatMerchantCreated,
+  formatMerchantList,
+  formatMerchantUpdated,
+} from '../format/merchants.js';
 import { accountOnly, authenticate, merchantOnly, principalOf } from '../http/auth.js';
 import { parseBody, readBody } from '../http/body.js';
 import { uuidParam, type Routes } from '../http/routes.js';

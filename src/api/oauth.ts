@@ -37,10 +37,13 @@ const tokenBody: RequestHandler = (req, res, next) =>
     if (!err) return next();
     const e = err as { type?: string; message?: string; code?: string };
     const why =
-      e.type === 'entity.parse.failed' ? 'the request body is not valid JSON'
-      : e.type === 'entity.too.large' ? 'the request body is larger than 1 MiB'
-      : e.code === 'UNSUPPORTED_MEDIA_TYPE' ? (e.message ?? 'unsupported body')
-      : 'the request body could not be read';
+      e.type === 'entity.parse.failed'
+        ? 'the request body is not valid JSON'
+        : e.type === 'entity.too.large'
+          ? 'the request body is larger than 1 MiB'
+          : e.code === 'UNSUPPORTED_MEDIA_TYPE'
+            ? (e.message ?? 'unsupported body')
+            : 'the request body could not be read';
     oauthError(res, 400, 'invalid_request', why);
   });
 
@@ -51,7 +54,12 @@ export function oauthRoutes(routes: Routes, ctx: AppContext): void {
     const grantType = str(body.grant_type) ?? (body.grant_type === undefined ? 'client_credentials' : undefined);
     if (grantType === undefined) return oauthError(res, 400, 'invalid_request', 'grant_type must be a string');
     if (grantType !== 'client_credentials')
-      return oauthError(res, 400, 'unsupported_grant_type', `grant_type "${grantType.slice(0, 40)}" is not supported; use client_credentials`);
+      return oauthError(
+        res,
+        400,
+        'unsupported_grant_type',
+        `grant_type "${grantType.slice(0, 40)}" is not supported; use client_credentials`,
+      );
     const basic = basicCredentials(req);
     if (basic === 'malformed') return oauthError(res, 400, 'invalid_request', 'the Basic Authorization header is malformed');
     const bodyId = str(body.client_id);
@@ -63,7 +71,12 @@ export function oauthRoutes(routes: Routes, ctx: AppContext): void {
     if (!id || !secret) return oauthError(res, 401, 'invalid_client', 'client_id and client_secret are required', !!basic);
 
     const principal = ctx.store.ix.byClientId.get(id);
-    const record = principal?.kind === 'merchant' ? ctx.store.data.merchants[principal.id] : principal ? ctx.store.data.accounts[principal.id] : undefined;
+    const record =
+      principal?.kind === 'merchant'
+        ? ctx.store.data.merchants[principal.id]
+        : principal
+          ? ctx.store.data.accounts[principal.id]
+          : undefined;
     if (!principal || !record || !(await verifySecret(secret, record.secretHash)))
       return oauthError(res, 401, 'invalid_client', 'client authentication failed (unknown client_id or wrong client_secret)', !!basic);
     const merchant = principal.kind === 'merchant' ? ctx.store.data.merchants[principal.id] : undefined;

@@ -33,7 +33,10 @@ export function transferRoutes(routes: Routes, ctx: AppContext): void {
       const decision = idempotencyDecision(tx.get('idempotency', idempotencyRecordId(principal.id, key)), hash, now.toISOString());
       if (decision.kind === 'replay') return { replayed: true, statusCode: decision.statusCode, body: decision.body };
       const created = formatCashOut(createTransfer(tx, ctx, actorOf(principal), body, key));
-      tx.put('idempotency', buildIdempotencyRecord({ principalId: principal.id, key, bodyHash: hash, statusCode: 201, body: created, now }));
+      tx.put(
+        'idempotency',
+        buildIdempotencyRecord({ principalId: principal.id, key, bodyHash: hash, statusCode: 201, body: created, now }),
+      );
       return { replayed: false, statusCode: 201, body: created };
     });
     if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');

@@ -55,7 +55,7 @@ await cli
       console.error(`pix-sandbox: ${err.message}`);
       process.exit(1);
     }
-    console.error(`${msg ?? "bad usage"}\nRun pix-sandbox --help for usage.`);
+    console.error(`${msg ?? 'bad usage'}\nRun pix-sandbox --help for usage.`);
     void y;
     process.exit(2);
   })

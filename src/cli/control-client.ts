@@ -52,7 +52,12 @@ export async function send(
     payload = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const request: HttpRequestRecord = { method: method.toUpperCase(), url, headers, ...(opts.body !== undefined || opts.rawBody !== undefined ? { body: opts.body ?? opts.rawBody } : {}) };
+  const request: HttpRequestRecord = {
+    method: method.toUpperCase(),
+    url,
+    headers,
+    ...(opts.body !== undefined || opts.rawBody !== undefined ? { body: opts.body ?? opts.rawBody } : {}),
+  };
   const started = performance.now();
   let res: Response;
   try {
@@ -79,8 +84,18 @@ export async function send(
 /** The error of a failed call as the sandbox worded it (CONTRACT §3), or the status line. */
 export function errorOf(ex: HttpExchange): CallError {
   const b = ex.response.body as { message?: unknown; error?: unknown; error_description?: unknown } | undefined;
-  const code = typeof b?.error === 'object' && b.error ? String((b.error as { code?: unknown }).code ?? '') || null : typeof b?.error === 'string' ? b.error : null;
-  const message = typeof b?.message === 'string' ? b.message : typeof b?.error_description === 'string' ? b.error_description : `HTTP ${ex.response.status}`;
+  const code =
+    typeof b?.error === 'object' && b.error
+      ? (typeof (b.error as { code?: unknown }).code === 'string' ? (b.error as { code: string }).code : null) || null
+      : typeof b?.error === 'string'
+        ? b.error
+        : null;
+  const message =
+    typeof b?.message === 'string'
+      ? b.message
+      : typeof b?.error_description === 'string'
+        ? b.error_description
+        : `HTTP ${ex.response.status}`;
   return new CallError(ex.response.status, code, message, b);
 }
 

@@ -12,12 +12,15 @@ const withConn = <T>(y: Argv<T>) => connectionOptions(y);
 export function parseDuration(raw: string): number {
   const m = /^(\d+)\s*(s|m|h|d)?$/i.exec(String(raw).trim());
   if (!m) throw new UsageError(`"${raw}" is not a duration: use seconds (301) or 90s, 5m, 2h, 1d`);
-  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's').toLowerCase() as 's']!;
+  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's').toLowerCase() as 's'];
 }
 
 /** A path to an existing file is read and sent inline; anything else is a shipped set's name. */
 async function fixturesArg(value: string): Promise<unknown> {
-  const isFile = await stat(value).then((s) => s.isFile(), () => false);
+  const isFile = await stat(value).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (!isFile) {
     if (/[\\/]|\.json$/i.test(value)) throw new UsageError(`no such fixture file: ${value}`);
     return value;
@@ -34,7 +37,7 @@ function payerOf(a: Record<string, unknown>): Record<string, string> | undefined
   const payer: Record<string, string> = {};
   for (const f of fields) {
     const v = a[`payer-${f.replace('_', '-')}`];
-    if (v !== undefined) payer[f] = String(v);
+    if (typeof v === 'string' || typeof v === 'number') payer[f] = String(v);
   }
   return Object.keys(payer).length ? payer : undefined;
 }
@@ -43,7 +46,10 @@ function chargeAction(y: Argv, action: 'expire' | 'cancel', describe: string): A
   return y.command(
     `${action} <id>`,
     describe,
-    (c) => withConn(c).positional('id', { type: 'string', demandOption: true, describe: 'the charge (transactionId)' }).example(`$0 ${action} 6f1c…`, ''),
+    (c) =>
+      withConn(c)
+        .positional('id', { type: 'string', demandOption: true, describe: 'the charge (transactionId)' })
+        .example(`$0 ${action} 6f1c…`, ''),
     (a) => runCommand(() => clientOf(a as Conn).call('POST', `/_sandbox/charges/${seg(String(a.id))}/${action}`)),
   );
 }
@@ -88,7 +94,11 @@ function transferCommands(y: Argv): Argv {
       (c) =>
         withConn(c)
           .positional('id', { type: 'string', demandOption: true, describe: 'the transfer (transactionId)' })
-          .option('code', { type: 'string', demandOption: true, describe: 'error code shown in the lookup and the webhook, e.g. ACCOUNT_BLOCKED' })
+          .option('code', {
+            type: 'string',
+            demandOption: true,
+            describe: 'error code shown in the lookup and the webhook, e.g. ACCOUNT_BLOCKED',
+          })
           .option('message', { type: 'string', describe: 'error message' })
           .example('$0 fail 6f1c… --code ACCOUNT_BLOCKED --message "destination account is blocked"', ''),
       (a) =>
@@ -106,7 +116,10 @@ function clockCommands(y: Argv): Argv {
     .command(
       'advance <duration>',
       'move the sandbox clock forward (for every tenant) and run what fell due: expiries, settlements, retries',
-      (c) => withConn(c).positional('duration', { type: 'string', demandOption: true, describe: 'seconds, or 90s, 5m, 2h, 1d' }).example('$0 advance 301', 'expire every token issued until now'),
+      (c) =>
+        withConn(c)
+          .positional('duration', { type: 'string', demandOption: true, describe: 'seconds, or 90s, 5m, 2h, 1d' })
+          .example('$0 advance 301', 'expire every token issued until now'),
       (a) => runCommand(() => clientOf(a).call('POST', '/_sandbox/clock/advance', { seconds: parseDuration(String(a.duration)) })),
     )
     .command(
@@ -114,7 +127,10 @@ function clockCommands(y: Argv): Argv {
       'back to the fixtures: clears every record and the clock offset',
       (c) =>
         withConn(c)
-          .option('fixtures', { type: 'string', describe: 'a local fixture file (JSON, sent inline), or the name of a set shipped with the sandbox' })
+          .option('fixtures', {
+            type: 'string',
+            describe: 'a local fixture file (JSON, sent inline), or the name of a set shipped with the sandbox',
+          })
           .example('$0 reset', 'back to the configured fixtures')
           .example('$0 reset --fixtures example-marketplace', 'load a shipped set by name')
           .example('$0 reset --fixtures ./my-fixtures.json', 'load a local file'),

@@ -5,7 +5,8 @@ import { clientOf, connectionOptions, runCommand, UsageError } from './options.j
 
 const query = (q: Record<string, unknown>): string => {
   const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') p.set(k, String(v));
+  for (const [k, v] of Object.entries(q))
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') if (v !== '') p.set(k, String(v));
   const s = p.toString();
   return s ? `?${s}` : '';
 };
@@ -30,7 +31,13 @@ function webhooks(y: Argv): Argv {
         runCommand(() =>
           clientOf(a).call('POST', '/_sandbox/webhooks', {
             url: a.url,
-            ...(a.events ? { events: String(a.events).split(',').map((s) => s.trim()) } : {}),
+            ...(a.events
+              ? {
+                  events: String(a.events)
+                    .split(',')
+                    .map((s) => s.trim()),
+                }
+              : {}),
             ...(a['account-id'] ? { accountId: a['account-id'] } : {}),
           }),
         ),
@@ -40,7 +47,10 @@ function webhooks(y: Argv): Argv {
       'delete an endpoint',
       (c) => connectionOptions(c).positional('id', { type: 'string', demandOption: true }),
       // a 204 has no body: say what was removed
-      (a) => runCommand(async () => (await clientOf(a).call('DELETE', `/_sandbox/webhooks/${seg(String(a.id))}`)) ?? { id: a.id, deleted: true }),
+      (a) =>
+        runCommand(
+          async () => (await clientOf(a).call('DELETE', `/_sandbox/webhooks/${seg(String(a.id))}`)) ?? { id: a.id, deleted: true },
+        ),
     )
     .command(
       'deliveries',
@@ -62,13 +72,16 @@ function webhooks(y: Argv): Argv {
     )
     .command(
       'fire <transactionId>',
-      "send an event for a transaction now (default: the event of its current status)",
+      'send an event for a transaction now (default: the event of its current status)',
       (c) =>
         connectionOptions(c)
           .positional('transactionId', { type: 'string', demandOption: true })
           .option('type', { type: 'string', describe: 'event type, e.g. cashin.paid' })
           .example('$0 webhooks fire 6f1c… --type cashin.paid', ''),
-      (a) => runCommand(() => clientOf(a).call('POST', '/_sandbox/webhooks/fire', { transactionId: a.transactionId, ...(a.type ? { type: a.type } : {}) })),
+      (a) =>
+        runCommand(() =>
+          clientOf(a).call('POST', '/_sandbox/webhooks/fire', { transactionId: a.transactionId, ...(a.type ? { type: a.type } : {}) }),
+        ),
     )
     .command(
       'redeliver <deliveryId>',
@@ -122,8 +135,12 @@ function accounts(y: Argv): Argv {
       (a) =>
         runCommand(() => {
           const amount = Number(a.amount);
-          if (!Number.isInteger(amount) || amount === 0) throw new UsageError(`amount must be a non-zero integer number of cents (got ${a.amount})`);
-          return clientOf(a).call('POST', `/_sandbox/accounts/${seg(String(a.id))}/credit`, { amount, ...(a.description ? { description: a.description } : {}) });
+          if (!Number.isInteger(amount) || amount === 0)
+            throw new UsageError(`amount must be a non-zero integer number of cents (got ${a.amount})`);
+          return clientOf(a).call('POST', `/_sandbox/accounts/${seg(String(a.id))}/credit`, {
+            amount,
+            ...(a.description ? { description: a.description } : {}),
+          });
         }),
     )
     .demandCommand(1, 'name an accounts command: create, list, credit');

@@ -6,8 +6,17 @@ import { connectionOptions } from './options.js';
 
 function runOptions<T>(y: Argv<T>) {
   return connectionOptions(y)
-    .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'scenario files (.yaml, .yml, .json) or folders of them' })
-    .option('start', { type: 'boolean', default: false, describe: 'start an in-process sandbox (free port, in-memory store) instead of using --base-url' })
+    .positional('paths', {
+      type: 'string',
+      array: true,
+      demandOption: true,
+      describe: 'scenario files (.yaml, .yml, .json) or folders of them',
+    })
+    .option('start', {
+      type: 'boolean',
+      default: false,
+      describe: 'start an in-process sandbox (free port, in-memory store) instead of using --base-url',
+    })
     .option('fixtures', { type: 'string', describe: 'with --start: the fixture set to load (default fixtures/default.json)' })
     .option('reporter', { type: 'string', choices: ['console', 'junit', 'json'], default: 'console', describe: 'report format' })
     .option('out', { type: 'string', describe: 'file for the junit/json report (default: stdout, the progress then goes to stderr)' })
@@ -15,7 +24,10 @@ function runOptions<T>(y: Argv<T>) {
     .option('webhook-timeout', { type: 'number', default: 5, describe: 'default seconds an expectWebhook step waits' })
     .option('receiver-host', { type: 'string', default: '127.0.0.1', describe: 'address the webhook receiver listens on' })
     .option('receiver-port', { type: 'number', default: 0, describe: 'port of the webhook receiver (0 = a free one)' })
-    .option('receiver-url', { type: 'string', describe: 'URL the sandbox posts webhooks to, when it cannot reach the receiver at its address (e.g. from a container)' })
+    .option('receiver-url', {
+      type: 'string',
+      describe: 'URL the sandbox posts webhooks to, when it cannot reach the receiver at its address (e.g. from a container)',
+    })
     .check((a) => {
       if (!Number.isInteger(a.concurrency) || a.concurrency < 1) throw new Error('--concurrency must be an integer ≥ 1');
       if (!(a['webhook-timeout'] > 0)) throw new Error('--webhook-timeout must be a positive number of seconds');

@@ -27,7 +27,17 @@ export async function run(a: RunArgs): Promise<number> {
   let baseUrl = baseUrlOf(a);
   const adminToken = a['admin-token'] || null;
   if (a.start) {
-    const config = defaultConfig({ port: 0, httpsPort: null, host: '127.0.0.1', memory: true, tick: true, quiet: true, fsync: false, adminToken, ...(a.fixtures ? { fixtures: path.resolve(a.fixtures) } : {}) });
+    const config = defaultConfig({
+      port: 0,
+      httpsPort: null,
+      host: '127.0.0.1',
+      memory: true,
+      tick: true,
+      quiet: true,
+      fsync: false,
+      adminToken,
+      ...(a.fixtures ? { fixtures: path.resolve(a.fixtures) } : {}),
+    });
     try {
       running = await boot(config);
     } catch (e) {
@@ -41,7 +51,10 @@ export async function run(a: RunArgs): Promise<number> {
       // the clock, not health: health stays open when the control API needs an admin token
       await new ControlClient(baseUrl, adminToken).call('GET', '/_sandbox/clock');
     } catch (e) {
-      const why = e instanceof NetworkError ? `${e.message}; is the sandbox running? (--base-url, PIX_SANDBOX_URL, or --start)` : `the sandbox at ${baseUrl} answered: ${(e as Error).message}`;
+      const why =
+        e instanceof NetworkError
+          ? `${e.message}; is the sandbox running? (--base-url, PIX_SANDBOX_URL, or --start)`
+          : `the sandbox at ${baseUrl} answered: ${(e as Error).message}`;
       process.stderr.write(`pix-sandbox: ${why}\n`);
       return 1;
     }
@@ -72,4 +85,3 @@ export async function run(a: RunArgs): Promise<number> {
     await running?.stop();
   }
 }
-

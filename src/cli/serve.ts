@@ -14,7 +14,11 @@ export function serveOptions<T>(y: Argv<T>) {
     .option('data-dir', { type: 'string', default: './.pix-sandbox', describe: 'folder of db.json [PIX_SANDBOX_DATA_DIR]' })
     .option('memory', { type: 'boolean', default: false, describe: 'keep everything in memory, no file [PIX_SANDBOX_MEMORY]' })
     .option('fixtures', { type: 'string', describe: 'fixture file loaded into a fresh store [PIX_SANDBOX_FIXTURES]' })
-    .option('require-https', { type: 'boolean', default: false, describe: 'refuse plain HTTP API calls with 403 HTTPS_REQUIRED [PIX_SANDBOX_REQUIRE_HTTPS]' })
+    .option('require-https', {
+      type: 'boolean',
+      default: false,
+      describe: 'refuse plain HTTP API calls with 403 HTTPS_REQUIRED [PIX_SANDBOX_REQUIRE_HTTPS]',
+    })
     .option('admin-token', { type: 'string', describe: 'protect /_sandbox with this x-sandbox-admin-token [PIX_SANDBOX_ADMIN_TOKEN]' })
     .option('webhook-url', { type: 'string', describe: 'register a webhook endpoint for the default account [PIX_SANDBOX_WEBHOOK_URL]' })
     .option('public-url', { type: 'string', describe: 'scheme://host:port clients use (charge locations) [PIX_SANDBOX_PUBLIC_URL]' })
@@ -22,7 +26,10 @@ export function serveOptions<T>(y: Argv<T>) {
     .option('tls-key', { type: 'string', describe: 'PEM private key for HTTPS [PIX_SANDBOX_TLS_KEY]' })
     .option('client-id', { type: 'string', describe: 'override the default account client_id [PIX_SANDBOX_CLIENT_ID]' })
     .option('client-secret', { type: 'string', describe: 'override the default account client_secret [PIX_SANDBOX_CLIENT_SECRET]' })
-    .option('webhook-retry', { type: 'string', describe: 'retry schedule in seconds, comma-separated (default 10,30,120,600,3600) [PIX_SANDBOX_WEBHOOK_RETRY]' })
+    .option('webhook-retry', {
+      type: 'string',
+      describe: 'retry schedule in seconds, comma-separated (default 10,30,120,600,3600) [PIX_SANDBOX_WEBHOOK_RETRY]',
+    })
     .option('fsync', { type: 'boolean', default: true, describe: 'fsync each group commit [PIX_SANDBOX_FSYNC]' })
     .option('seed', { type: 'number', default: 1, describe: 'seed of fault-injection randomness [PIX_SANDBOX_SEED]' });
 }
@@ -39,8 +46,11 @@ export function configFromArgs(a: ServeArgs): Config {
   if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) throw new UsageError(`--port must be a port number (got ${a.port})`);
   let schedule: number[] | undefined;
   if (a['webhook-retry']) {
-    schedule = String(a['webhook-retry']).split(',').map((s) => Number(s.trim()));
-    if (schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new UsageError('--webhook-retry must be comma-separated seconds, e.g. 10,30,120');
+    schedule = String(a['webhook-retry'])
+      .split(',')
+      .map((s) => Number(s.trim()));
+    if (schedule.some((n) => !Number.isFinite(n) || n < 0))
+      throw new UsageError('--webhook-retry must be comma-separated seconds, e.g. 10,30,120');
   }
   return defaultConfig({
     port: a.port,
@@ -83,7 +93,10 @@ export async function serve(config: Config): Promise<void> {
   const { ctx } = running;
   for (const l of running.listeners) console.log(`listening on ${l.url}`);
   const account = Object.values(ctx.store.data.accounts)[0];
-  if (account) console.log(`default account: client_id=${account.clientId} client_secret=${config.clientSecret ?? (config.clientId ? '(configured)' : 'sandbox-secret')}`);
+  if (account)
+    console.log(
+      `default account: client_id=${account.clientId} client_secret=${config.clientSecret ?? (config.clientId ? '(configured)' : 'sandbox-secret')}`,
+    );
   console.log(`data file: ${running.dataFile ?? '(in memory)'}`);
   for (const line of running.notes ?? []) console.log(line);
 

@@ -2,7 +2,16 @@
 // make the sandbox do what the real service never lets you force. Answers are plain JSON (no
 // envelope); a non-2xx answer throws SandboxApiError. Shapes come from the sandbox's own
 // formatters and schemas, so they cannot drift from what the server sends.
-import type { formatAccount, formatFault, formatMerchant, formatPixKey, formatRule, formatTransaction, formatTransactionDetail, formatWallet } from '../format/control.js';
+import type {
+  formatAccount,
+  formatFault,
+  formatMerchant,
+  formatPixKey,
+  formatRule,
+  formatTransaction,
+  formatTransactionDetail,
+  formatWallet,
+} from '../format/control.js';
 import type {
   AccountCreateBody,
   AccountPatchBody,
@@ -175,11 +184,13 @@ export class ControlClient {
     list: (filter: { accountId?: string } = {}): Promise<WebhookEndpointView[]> => this.call('GET', '/webhooks', undefined, filter),
     remove: (id: string): Promise<void> => this.call('DELETE', `/webhooks/${seg(id)}`),
     clear: (filter: { accountId?: string } = {}): Promise<void> => this.call('DELETE', '/webhooks', undefined, filter),
-    deliveries: (filter: Partial<DeliveriesQuery> = {}): Promise<WebhookDelivery[]> => this.call('GET', '/webhooks/deliveries', undefined, filter as Query),
+    deliveries: (filter: Partial<DeliveriesQuery> = {}): Promise<WebhookDelivery[]> =>
+      this.call('GET', '/webhooks/deliveries', undefined, filter),
     delivery: (id: string): Promise<WebhookDeliveryDetail> => this.call('GET', `/webhooks/deliveries/${seg(id)}`),
     redeliver: (deliveryId: string): Promise<WebhookDelivery> => this.call('POST', `/webhooks/deliveries/${seg(deliveryId)}/redeliver`, {}),
     /** Sends an event for a transaction now (its current status' event unless `type` is given). */
-    fire: (input: FireInput): Promise<{ event: WebhookEventBody; deliveries: WebhookDelivery[] }> => this.call('POST', '/webhooks/fire', input),
+    fire: (input: FireInput): Promise<{ event: WebhookEventBody; deliveries: WebhookDelivery[] }> =>
+      this.call('POST', '/webhooks/fire', input),
   };
 
   readonly faults = {

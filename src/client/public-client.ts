@@ -3,7 +3,13 @@
 // says it has expired (a clock advance ages tokens faster than real time).
 import { randomUUID } from 'node:crypto';
 import type { CashInCreated, CashOutCreated, Envelope, LookupData } from '../format/transactions.js';
-import type { formatMerchant, formatMerchantBalance, formatMerchantCreated, formatMerchantList, formatMerchantUpdated } from '../format/merchants.js';
+import type {
+  formatMerchant,
+  formatMerchantBalance,
+  formatMerchantCreated,
+  formatMerchantList,
+  formatMerchantUpdated,
+} from '../format/merchants.js';
 import type { CashInBody, CashOutBody, MerchantCreateBody, MerchantListQuery, MerchantPatchBody } from '../schemas/public.js';
 import { SandboxApiError, Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 
@@ -59,7 +65,9 @@ export class PixClient {
 
   /** POST /v1/oauth/token with this client's credentials (no caching). */
   requestToken(): Promise<TokenResponse> {
-    return this.transport.call<TokenResponse>('POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...this.credentials } });
+    return this.transport.call<TokenResponse>('POST', '/v1/oauth/token', {
+      body: { grant_type: 'client_credentials', ...this.credentials },
+    });
   }
 
   /** A valid access token: the cached one, or a new one when it is close to expiry. */
@@ -86,7 +94,8 @@ export class PixClient {
 
   /** An authenticated exchange, whatever its status; retried once with a new token after TOKEN_EXPIRED. */
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<RawResponse<T>> {
-    const send = async () => this.transport.request<T>(method, path, { ...o, headers: { authorization: `Bearer ${await this.token()}`, ...o.headers } });
+    const send = async () =>
+      this.transport.request<T>(method, path, { ...o, headers: { authorization: `Bearer ${await this.token()}`, ...o.headers } });
     const res = await send();
     const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
     if (res.status === 401 && code === 'TOKEN_EXPIRED') {
@@ -127,7 +136,8 @@ export class PixClient {
     create: (body: MerchantCreateRequest): Promise<MerchantCreatedResponse> => this.call('POST', '/v1/merchants', { body }),
     list: (query: MerchantListRequest = {}): Promise<MerchantListResponse> => this.call('GET', '/v1/merchants', { query }),
     get: (merchantId: string): Promise<MerchantResponse> => this.call('GET', `/v1/merchants/${seg(merchantId)}`),
-    update: (merchantId: string, body: MerchantUpdateRequest): Promise<MerchantUpdatedResponse> => this.call('PATCH', `/v1/merchants/${seg(merchantId)}`, { body }),
+    update: (merchantId: string, body: MerchantUpdateRequest): Promise<MerchantUpdatedResponse> =>
+      this.call('PATCH', `/v1/merchants/${seg(merchantId)}`, { body }),
     /** GET /v1/merchants/balance: needs a merchant's token (see withCredentials). */
     balance: (): Promise<MerchantBalanceResponse> => this.call('GET', '/v1/merchants/balance'),
   };

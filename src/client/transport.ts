@@ -29,7 +29,12 @@ export class SandboxApiError extends Error {
   readonly headers: Record<string, string>;
   constructor(method: string, path: string, res: RawResponse) {
     const b = res.body as { message?: unknown; error?: unknown; error_description?: unknown } | undefined;
-    const code = typeof b?.error === 'string' ? b.error : typeof (b?.error as { code?: unknown })?.code === 'string' ? (b!.error as { code: string }).code : null;
+    const code =
+      typeof b?.error === 'string'
+        ? b.error
+        : typeof (b?.error as { code?: unknown })?.code === 'string'
+          ? (b!.error as { code: string }).code
+          : null;
     const why = typeof b?.message === 'string' ? b.message : typeof b?.error_description === 'string' ? b.error_description : '';
     super(`${method} ${path} answered ${res.status}${code ? ` ${code}` : ''}${why ? `: ${why}` : ''}`);
     this.name = 'SandboxApiError';
@@ -68,25 +73,29 @@ export class Transport {
     const secure = url.protocol === 'https:';
     const send = secure ? httpsModule().request : http.request;
     return new Promise((resolve, reject) => {
-      const req = send(url, { method, headers, ...(secure && this.opts.ca ? { ca: this.opts.ca } : {}), timeout: this.opts.timeoutMs ?? 30_000 }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = text || undefined;
-          if (text && /json/i.test(res.headers['content-type'] ?? '')) {
-            try {
-              body = JSON.parse(text);
-            } catch {
-              /* keep the text */
+      const req = send(
+        url,
+        { method, headers, ...(secure && this.opts.ca ? { ca: this.opts.ca } : {}), timeout: this.opts.timeoutMs ?? 30_000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown = text || undefined;
+            if (text && /json/i.test(res.headers['content-type'] ?? '')) {
+              try {
+                body = JSON.parse(text);
+              } catch {
+                /* keep the text */
+              }
             }
-          }
-          const h: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-          resolve({ status: res.statusCode ?? 0, headers: h, body: body as T });
-        });
-      });
+            const h: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
+            resolve({ status: res.statusCode ?? 0, headers: h, body: body as T });
+          });
+        },
+      );
       req.on('timeout', () => req.destroy(new Error(`${method} ${url.pathname} timed out`)));
       req.on('error', reject);
       req.end(payload);

@@ -17,9 +17,13 @@ export function startTicker(ctx: AppContext): { stop(): Promise<void> } {
       busy.delete(w);
     }
   };
-  const task: ScheduledTask = schedule('* * * * * *', () => {
-    for (const w of ctx.workers) void round(w);
-  }, { name: 'pix-sandbox-tick' });
+  const task: ScheduledTask = schedule(
+    '* * * * * *',
+    () => {
+      for (const w of ctx.workers) void round(w);
+    },
+    { name: 'pix-sandbox-tick' },
+  );
   return {
     stop: async () => {
       await task.stop();

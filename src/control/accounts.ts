@@ -5,7 +5,14 @@ import { generateClientId, generateSecret, hashSecret } from '../domain/credenti
 import { formatAccount } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';
 import { uuidParam, type Routes } from '../http/routes.js';
-import { accountCreateSchema, accountPatchSchema, creditSchema, type AccountCreateBody, type AccountPatchBody, type CreditBody } from '../schemas/control.js';
+import {
+  accountCreateSchema,
+  accountPatchSchema,
+  creditSchema,
+  type AccountCreateBody,
+  type AccountPatchBody,
+  type CreditBody,
+} from '../schemas/control.js';
 import { createAccount, listAccounts, requireAccount, updateAccount } from '../services/accounts.js';
 import { adjustAccount } from '../services/adjustments.js';
 

@@ -5,7 +5,12 @@ import { notFound } from '../domain/errors.js';
 import { formatMerchant, walletsByMerchant } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';
 import { uuidParam, type Routes } from '../http/routes.js';
-import { merchantListControlQuerySchema, merchantStatusSchema, type MerchantListControlQuery, type MerchantStatusBody } from '../schemas/control.js';
+import {
+  merchantListControlQuerySchema,
+  merchantStatusSchema,
+  type MerchantListControlQuery,
+  type MerchantStatusBody,
+} from '../schemas/control.js';
 import { validateQuery } from '../schemas/validator.js';
 import { setMerchantStatus } from '../services/merchant-status.js';
 

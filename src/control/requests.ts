@@ -14,7 +14,13 @@ export function requestRoutes(routes: Routes, ctx: AppContext): void {
     const method = q.method?.toUpperCase();
     const list = journal
       .list()
-      .filter((e) => (!method || e.method === method) && (!q.status || e.status === q.status) && (!q.path || e.path.startsWith(q.path)) && (!q.requestId || e.requestId === q.requestId));
+      .filter(
+        (e) =>
+          (!method || e.method === method) &&
+          (!q.status || e.status === q.status) &&
+          (!q.path || e.path.startsWith(q.path)) &&
+          (!q.requestId || e.requestId === q.requestId),
+      );
     res.json(list.slice(0, q.limit));
   });
 

@@ -29,7 +29,10 @@ export function ruleRoutes(routes: Routes, ctx: AppContext): void {
 
   routes.delete('/_sandbox/rules/:id', async (req, res) => {
     const id = String(req.params.id);
-    if (!RULE_ID.test(id)) throw new SandboxError('VALIDATION_ERROR', 'a rule id is 1-64 letters, digits, or _ . : -', [{ path: '/params/id', message: 'is not a rule id' }]);
+    if (!RULE_ID.test(id))
+      throw new SandboxError('VALIDATION_ERROR', 'a rule id is 1-64 letters, digits, or _ . : -', [
+        { path: '/params/id', message: 'is not a rule id' },
+      ]);
     await ctx.store.commit((tx) => removeRule(tx, id));
     res.status(204).end();
   });

@@ -22,7 +22,9 @@ export interface CashInInput {
 export function cashInIssues(input: CashInInput): ErrorDetail[] {
   const doc = input.customer.document;
   const ok = doc.length === 11 ? isValidCpf(doc) : isValidCnpj(doc);
-  return ok ? [] : [{ path: '/customer/document', message: `must be a valid ${doc.length === 11 ? 'CPF' : 'CNPJ'} (check digits do not match)` }];
+  return ok
+    ? []
+    : [{ path: '/customer/document', message: `must be a valid ${doc.length === 11 ? 'CPF' : 'CNPJ'} (check digits do not match)` }];
 }
 
 /** The charge's location for BR Code item 26/25: host[:port] and path, without scheme. */

@@ -9,7 +9,12 @@
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCb) as (secret: string, salt: Buffer, keylen: number, opts: { N: number; maxmem: number }) => Promise<Buffer>;
+const scrypt = promisify(scryptCb) as (
+  secret: string,
+  salt: Buffer,
+  keylen: number,
+  opts: { N: number; maxmem: number },
+) => Promise<Buffer>;
 export type SecretOrigin = 'chosen' | 'generated' | 'published';
 const COST: Record<SecretOrigin, number> = { chosen: 16384, generated: 1024, published: 1024 };
 const MAXMEM = 64 * 1024 * 1024;

@@ -32,7 +32,8 @@ export function nextAction(t: Transaction): DueAction | null {
   }
   if (t.status !== 'PROCESSING') return null;
   if (outcome?.action === 'wait') return null;
-  if (outcome?.at && (outcome.action === 'complete' || outcome.action === 'fail')) return { kind: 'settle', transactionId: t.id, at: outcome.at };
+  if (outcome?.at && (outcome.action === 'complete' || outcome.action === 'fail'))
+    return { kind: 'settle', transactionId: t.id, at: outcome.at };
   return { kind: 'settle', transactionId: t.id, at: t.settleAt };
 }
 

@@ -17,8 +17,7 @@ export const ISPBS: Readonly<Record<string, string>> = Object.freeze({
 /** The ISPB the sandbox itself speaks for when it is the payer's or receiver's bank. */
 export const SANDBOX_ISPB = '18236120';
 
-const END_TO_END_ID =
-  /^E[0-9]{8}[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])([01][0-9]|2[0-3])[0-5][0-9][a-zA-Z0-9]{11}$/;
+const END_TO_END_ID = /^E[0-9]{8}[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])([01][0-9]|2[0-3])[0-5][0-9][a-zA-Z0-9]{11}$/;
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -18,9 +18,11 @@ export function idempotencyKeyOf(header: string | undefined): string {
     ]);
   const key = header.trim();
   if (!KEY.test(key))
-    throw new SandboxError('INVALID_IDEMPOTENCY_KEY', `the ${IDEMPOTENCY_HEADER} header must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)`, [
-      { path: `/headers/${IDEMPOTENCY_HEADER}`, message: 'must be a UUID' },
-    ]);
+    throw new SandboxError(
+      'INVALID_IDEMPOTENCY_KEY',
+      `the ${IDEMPOTENCY_HEADER} header must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)`,
+      [{ path: `/headers/${IDEMPOTENCY_HEADER}`, message: 'must be a UUID' }],
+    );
   return key;
 }
 

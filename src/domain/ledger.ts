@@ -19,9 +19,13 @@ export interface Movement {
 
 /** Checks a movement against current balances and returns its entry; throws INSUFFICIENT_FUNDS. */
 export function entryFor(balances: Balances, m: Movement, id: string, at: string): LedgerEntry {
-  if (!Number.isSafeInteger(m.amount) || m.amount <= 0) throw new SandboxError('VALIDATION_ERROR', 'a movement amount must be a positive integer of cents');
+  if (!Number.isSafeInteger(m.amount) || m.amount <= 0)
+    throw new SandboxError('VALIDATION_ERROR', 'a movement amount must be a positive integer of cents');
   if (m.from !== 'world' && balances(m.from) < m.amount)
-    throw new SandboxError('INSUFFICIENT_FUNDS', `insufficient funds: the balance is ${balances(m.from)} cents and ${m.amount} cents are needed`);
+    throw new SandboxError(
+      'INSUFFICIENT_FUNDS',
+      `insufficient funds: the balance is ${balances(m.from)} cents and ${m.amount} cents are needed`,
+    );
   const entry: LedgerEntry = { id, from: m.from, to: m.to, amount: m.amount, transactionId: m.transactionId, kind: m.kind, at };
   if (m.memo !== undefined) entry.memo = m.memo;
   return entry;

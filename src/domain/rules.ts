@@ -19,7 +19,8 @@ export function ruleMatches(match: RuleMatch, s: RuleSubject): boolean {
   if (match.amountMax !== undefined && s.amount > match.amountMax) return false;
   if (match.key !== undefined && match.key.toLowerCase() !== (s.key ?? '').toLowerCase()) return false;
   if (match.document !== undefined && match.document !== s.document) return false;
-  if (match.descriptionContains !== undefined && !s.description.toLowerCase().includes(match.descriptionContains.toLowerCase())) return false;
+  if (match.descriptionContains !== undefined && !s.description.toLowerCase().includes(match.descriptionContains.toLowerCase()))
+    return false;
   return true;
 }
 

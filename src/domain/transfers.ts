@@ -78,7 +78,6 @@ export function buildTransfer(n: NewTransfer): Transfer {
   return t;
 }
 
-
 /**
  * The key's owner (CONTRACT §7): the directory entry when there is one; otherwise a CPF or CNPJ
  * key is owned by that document, and any other key by details.document (or a generated CPF).
@@ -111,8 +110,12 @@ export const DEFAULT_FAILURE: TransactionError = { code: 'TRANSFER_FAILED', mess
 export function settlementOf(t: Transfer, entry: PixKeyEntry | null): Settlement {
   if (t.outcome?.action === 'complete') return { status: 'COMPLETED', receiver: keyOwner(t.details, entry) };
   if (t.outcome?.action === 'fail')
-    return { status: 'FAILED', error: { code: t.outcome.code ?? DEFAULT_FAILURE.code, message: t.outcome.message ?? DEFAULT_FAILURE.message } };
-  if (entry?.unknown) return { status: 'FAILED', error: { code: 'KEY_NOT_FOUND', message: `the PIX key ${t.details.key} is not registered in DICT` } };
+    return {
+      status: 'FAILED',
+      error: { code: t.outcome.code ?? DEFAULT_FAILURE.code, message: t.outcome.message ?? DEFAULT_FAILURE.message },
+    };
+  if (entry?.unknown)
+    return { status: 'FAILED', error: { code: 'KEY_NOT_FOUND', message: `the PIX key ${t.details.key} is not registered in DICT` } };
   const receiver = keyOwner(t.details, entry);
   if (t.details.document !== undefined && t.details.document !== receiver.document)
     return {

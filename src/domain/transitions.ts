@@ -25,13 +25,15 @@ export const MERCHANT_TRANSITIONS: Record<MerchantStatus, MerchantStatus[]> = {
 
 export function chargeTransition(status: ChargeStatus, action: ChargeAction): ChargeStatus {
   const t = CHARGE_TRANSITIONS[action];
-  if (!t.from.includes(status)) throw new SandboxError('INVALID_STATE', `cannot ${action} a charge that is ${status} (only ${t.from.join(', ')})`);
+  if (!t.from.includes(status))
+    throw new SandboxError('INVALID_STATE', `cannot ${action} a charge that is ${status} (only ${t.from.join(', ')})`);
   return t.to;
 }
 
 export function transferTransition(status: TransferStatus, action: TransferAction): TransferStatus {
   const t = TRANSFER_TRANSITIONS[action];
-  if (!t.from.includes(status)) throw new SandboxError('INVALID_STATE', `cannot ${action} a transfer that is ${status} (only ${t.from.join(', ')})`);
+  if (!t.from.includes(status))
+    throw new SandboxError('INVALID_STATE', `cannot ${action} a transfer that is ${status} (only ${t.from.join(', ')})`);
   return t.to;
 }
 

@@ -1,6 +1,6 @@
 // Transactions on the wire, exactly as the spec shows them: the creation bodies of cash-in and
 // cash-out, the lookup's `data`, and the balance envelope. Nothing internal leaks out.
-import type { Charge, Party, Transaction, TransactionError, Transfer } from '../store/model.js';
+import type { Charge, Party, TransactionError, Transfer } from '../store/model.js';
 
 export interface CashInCreated {
   transactionId: string;
@@ -45,14 +45,30 @@ export function formatCashOut(t: Transfer): CashOutCreated {
   return { transactionId: t.id, amount: t.amount, status: t.status, createdAt: t.createdAt, 'x-idempotency-key': t.idempotencyKey };
 }
 
-const party = (p: Party): Party => ({ name: p.name, document: p.document, ispb: p.ispb, account_number: p.account_number, account_type: p.account_type });
+const party = (p: Party): Party => ({
+  name: p.name,
+  document: p.document,
+  ispb: p.ispb,
+  account_number: p.account_number,
+  account_type: p.account_type,
+});
 
 /**
  * The lookup's `data` (CONTRACT §6–7): id and status, plus end_to_end_id and payer/receiver when
  * COMPLETED, or error when FAILED. A charge's own states map onto the lookup's four.
  */
 /** The fields of a transaction that its lookup shows or decides by (all a lookup reads from the store). */
-export const LOOKUP_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'status', 'accountId', 'merchantId', 'endToEndId', 'payer', 'receiver', 'error']);
+export const LOOKUP_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'type',
+  'status',
+  'accountId',
+  'merchantId',
+  'endToEndId',
+  'payer',
+  'receiver',
+  'error',
+]);
 type Common = 'id' | 'type' | 'status' | 'accountId' | 'merchantId' | 'endToEndId' | 'error';
 export type LookupView = Pick<Charge, Common | 'payer'> | Pick<Transfer, Common | 'receiver'>;
 
@@ -68,7 +84,11 @@ export function formatLookup(t: LookupView): LookupData {
     const r = t.receiver!;
     return { id: t.id, status: 'COMPLETED', end_to_end_id: t.endToEndId!, receiver: { ...party(r), key: r.key, keyType: r.keyType } };
   }
-  return { id: t.id, status: 'FAILED', error: { code: t.error?.code ?? 'TRANSFER_FAILED', message: t.error?.message ?? 'the transfer failed' } };
+  return {
+    id: t.id,
+    status: 'FAILED',
+    error: { code: t.error?.code ?? 'TRANSFER_FAILED', message: t.error?.message ?? 'the transfer failed' },
+  };
 }
 
 export function envelope<T>(message: string, data: T): Envelope<T> {

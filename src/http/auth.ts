@@ -40,7 +40,7 @@ const VERIFIED_MAX = 10_000;
 
 function verifyToken(token: string, key: KeyObject, nowSeconds: number): TokenClaims {
   let verified = verifiedByKey.get(key);
-  if (!verified) verifiedByKey.set(key, (verified = new Map()));
+  if (!verified) verifiedByKey.set(key, (verified = new Map<string, TokenClaims>()));
   const hit = verified.get(token);
   if (hit) {
     if (typeof hit.exp === 'number' && nowSeconds >= hit.exp) throw new jwt.TokenExpiredError('jwt expired', new Date(hit.exp * 1000));
@@ -54,7 +54,13 @@ function verifyToken(token: string, key: KeyObject, nowSeconds: number): TokenCl
 
 export function signToken(ctx: AppContext, principal: { clientId: string; accountId: string; merchantId: string | null }): string {
   const iat = ctx.clock.nowSeconds();
-  const claims: Record<string, unknown> = { sub: principal.clientId, acc: principal.accountId, jti: ctx.newId(), iat, exp: iat + TOKEN_TTL_SECONDS };
+  const claims: Record<string, unknown> = {
+    sub: principal.clientId,
+    acc: principal.accountId,
+    jti: ctx.newId(),
+    iat,
+    exp: iat + TOKEN_TTL_SECONDS,
+  };
   if (principal.merchantId) claims.mer = principal.merchantId;
   return jwt.sign(claims, signingKey(ctx.store.data.meta.signingSecret), { algorithm: 'HS256' });
 }
@@ -84,7 +90,9 @@ export function authenticate(ctx: AppContext): RequestHandler {
     if (!account || !Object.hasOwn(ctx.store.data.accounts, claims.acc) || (claims.mer && (!merchant || merchant.accountId !== account.id)))
       return next(new SandboxError('INVALID_TOKEN', 'the access token belongs to a client that no longer exists'));
     if (merchant && merchant.status !== 'ACTIVE')
-      return next(new SandboxError('MERCHANT_NOT_ACTIVE', `the merchant is ${merchant.status}; its tokens are refused until it is ACTIVE again`));
+      return next(
+        new SandboxError('MERCHANT_NOT_ACTIVE', `the merchant is ${merchant.status}; its tokens are refused until it is ACTIVE again`),
+      );
     res.locals.principal = {
       kind: merchant ? 'merchant' : 'account',
       account,
@@ -97,11 +105,13 @@ export function authenticate(ctx: AppContext): RequestHandler {
 
 /** Rejects merchant tokens (CONTRACT §1: merchant management needs the account). */
 export const accountOnly: RequestHandler = (_req, res, next) => {
-  if (principalOf(res).kind !== 'account') return next(new SandboxError('FORBIDDEN', 'this operation needs an account token, not a merchant token'));
+  if (principalOf(res).kind !== 'account')
+    return next(new SandboxError('FORBIDDEN', 'this operation needs an account token, not a merchant token'));
   next();
 };
 
 export const merchantOnly: RequestHandler = (_req, res, next) => {
-  if (principalOf(res).kind !== 'merchant') return next(new SandboxError('FORBIDDEN', 'this operation needs a merchant token (the account has GET /v1/banking/balance)'));
+  if (principalOf(res).kind !== 'merchant')
+    return next(new SandboxError('FORBIDDEN', 'this operation needs a merchant token (the account has GET /v1/banking/balance)'));
   next();
 };

@@ -27,7 +27,11 @@ const jsonWithDepth: RequestHandler = (req, res, next) =>
   json(req, res, (err?: unknown) => {
     if (err) return next(err);
     if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
-      return next(new SandboxError('VALIDATION_ERROR', `the request body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`, [{ path: '/', message: `must not nest more than ${MAX_BODY_DEPTH} levels deep` }]));
+      return next(
+        new SandboxError('VALIDATION_ERROR', `the request body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`, [
+          { path: '/', message: `must not nest more than ${MAX_BODY_DEPTH} levels deep` },
+        ]),
+      );
     next();
   });
 
@@ -49,7 +53,12 @@ export function parseBody(allowForm = false): RequestHandler {
     if (req.is('application/json') || req.is('application/*+json')) return jsonWithDepth(req, res, parsed);
     if (allowForm && req.is('application/x-www-form-urlencoded')) return form(req, res, parsed);
     const accepted = allowForm ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
-    next(new SandboxError('UNSUPPORTED_MEDIA_TYPE', `the request body must be ${accepted} (got ${req.get('content-type') ?? 'no Content-Type'})`));
+    next(
+      new SandboxError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `the request body must be ${accepted} (got ${req.get('content-type') ?? 'no Content-Type'})`,
+      ),
+    );
   };
 }
 

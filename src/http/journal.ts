@@ -81,7 +81,12 @@ export function redact(value: unknown, depth = 0, budget = { left: MAX_NODES }):
     const v = (value as Record<string, unknown>)[k];
     const kept = SECRET_FIELDS.has(k.toLowerCase()) ? redactValue(k.toLowerCase(), v) : redact(v, depth + 1, budget);
     // defined, not assigned: a "__proto__" key stays a plain field of the copy
-    Object.defineProperty(out, k.length > MAX_STRING ? `${k.slice(0, MAX_STRING)}…` : k, { value: kept, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k.length > MAX_STRING ? `${k.slice(0, MAX_STRING)}…` : k, {
+      value: kept,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -141,7 +146,7 @@ export class Journal {
   #next = 0;
   #seq = 0;
   constructor(readonly capacity: number) {
-    this.#ring = new Array(capacity);
+    this.#ring = new Array<RawEntry | undefined>(capacity);
   }
 
   /** Stores the entry, numbering it (its `seq` is set here). */
@@ -163,7 +168,7 @@ export class Journal {
   }
 
   clear(): void {
-    this.#ring = new Array(this.capacity);
+    this.#ring = new Array<RawEntry | undefined>(this.capacity);
     this.#next = 0;
   }
 
@@ -196,7 +201,8 @@ function parseCaptured(response: string | Buffer | null, contentType: string | u
       /* fall through: keep it as text */
     }
   }
-  if (contentType && !/^(text\/|application\/(json|[\w.+-]*\+json|x-www-form-urlencoded))/i.test(contentType)) return `(${text.length} bytes of ${contentType})`;
+  if (contentType && !/^(text\/|application\/(json|[\w.+-]*\+json|x-www-form-urlencoded))/i.test(contentType))
+    return `(${text.length} bytes of ${contentType})`;
   return text;
 }
 
@@ -232,6 +238,7 @@ export function journalStage(ctx: AppContext): RequestHandler {
     res.locals.journalEntry = entry;
     // Journaled paths answer with res.json/res.send, which hand the whole body to one end() call:
     // the entry is recorded there, keeping the chunk as it is (converted when the journal is listed).
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with res as `this` below
     const end = res.end as (this: Response, chunk?: unknown, encoding?: unknown, cb?: unknown) => Response;
     res.end = function journaledEnd(this: Response, chunk?: unknown, encoding?: unknown, cb?: unknown) {
       entry.status = res.statusCode;

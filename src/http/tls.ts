@@ -53,19 +53,25 @@ async function generateCertificate(names: string[]): Promise<{ cert: string; key
   const { generate } = (await import('selfsigned')).default;
   // an ECDSA P-256 key: made in ~1 ms where an RSA-2048 one took ~150 ms of each in-memory start,
   // and accepted by every TLS client a tester uses (curl, Node, browsers, Java, Go)
-  const pems = await generate([{ name: 'commonName', value: 'pix-sandbox' }, { name: 'organizationName', value: 'pix-sandbox (self-signed)' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate,
-    extensions: [
-      { name: 'basicConstraints', cA: false, critical: true },
-      { name: 'keyUsage', digitalSignature: true, critical: true }, // ECDSA signs; it never enciphers keys
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) },
+  const pems = await generate(
+    [
+      { name: 'commonName', value: 'pix-sandbox' },
+      { name: 'organizationName', value: 'pix-sandbox (self-signed)' },
     ],
-  });
+    {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      notBeforeDate,
+      notAfterDate,
+      extensions: [
+        { name: 'basicConstraints', cA: false, critical: true },
+        { name: 'keyUsage', digitalSignature: true, critical: true }, // ECDSA signs; it never enciphers keys
+        { name: 'extKeyUsage', serverAuth: true },
+        { name: 'subjectAltName', altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) },
+      ],
+    },
+  );
   return { cert: pems.cert, key: pems.private };
 }
 

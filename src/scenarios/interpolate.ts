@@ -56,7 +56,8 @@ export function resolve(expr: string, scope: Record<string, unknown>): unknown {
 function text(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v === undefined) return '';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar read from JSON
+  return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 }
 
 export function interpolateString(s: string, scope: Record<string, unknown>): unknown {
@@ -71,7 +72,7 @@ export function interpolateString(s: string, scope: Record<string, unknown>): un
 /** Interpolates every string (object keys excluded) of a JSON-like value, returning a copy. */
 export function interpolate<T>(value: T, scope: Record<string, unknown>): T {
   if (typeof value === 'string') return interpolateString(value, scope) as T;
-  if (Array.isArray(value)) return value.map((v) => interpolate(v, scope)) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => interpolate(v, scope)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = interpolate(v, scope);

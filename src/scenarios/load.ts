@@ -75,7 +75,7 @@ function schemaProblems(file: string, doc: unknown, errors: ErrorObject[]): Load
     if (umbrellas.some((u) => e.schemaPath.startsWith(u))) continue;
     let pointer = e.instancePath;
     let message = e.message ?? 'is invalid';
-    const custom = (e.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
+    const custom: unknown = e.parentSchema?.['x-message'];
     if (e.keyword === 'required') {
       pointer += `/${(e.params as { missingProperty: string }).missingProperty}`;
       message = 'is required';
@@ -161,7 +161,7 @@ export async function loadScenario(file: string): Promise<{ loaded?: LoadedScena
   }
   const validate = validator();
   if (!validate(doc)) return { problems: schemaProblems(file, doc, validate.errors ?? []) };
-  const scenario = doc as unknown as Scenario;
+  const scenario = doc as Scenario;
   const problems = referenceProblems(file, scenario);
   return problems.length ? { problems } : { loaded: { file, scenario }, problems: [] };
 }

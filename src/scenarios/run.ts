@@ -25,7 +25,7 @@ export async function runAll(scenarios: LoadedScenario[], opts: RunOptions): Pro
   const client = new ControlClient(opts.baseUrl, opts.adminToken);
   const needsReceiver = scenarios.some((s) => s.scenario.steps.some((st) => st.expectWebhook !== undefined || st.receiver !== undefined));
   const receiver = needsReceiver ? await WebhookReceiver.start(opts.receiverHost, opts.receiverPort, opts.receiverUrl) : null;
-  const results: ScenarioResult[] = new Array(scenarios.length);
+  const results: ScenarioResult[] = new Array<ScenarioResult>(scenarios.length);
   let done = 0;
   // indexes into `scenarios`: the shared ones N at a time, then each exclusive one alone
   const pool = async (queue: number[], width: number) => {

@@ -102,8 +102,9 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
       if (err) throw step.eventually ? new StepError(`still after ${step.eventually} s: ${err.message}`, err.exchange, err.mismatches) : err;
       saved = ex.response;
       const made = ex.response.body as { id?: unknown; key?: unknown } | undefined;
-      if (kind === 'addKey' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(String(made?.id ?? made?.key))}` });
-      if (kind === 'addRule' && ex.response.status < 300 && made?.id) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/rules/${seg(String(made.id))}` });
+      const ref = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+      if (kind === 'addKey' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(ref(made?.id ?? made?.key))}` });
+      if (kind === 'addRule' && ex.response.status < 300 && made?.id) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/rules/${seg(ref(made.id))}` });
     }
     if (save && saved) st.save(save, saved);
   } catch (e) {

@@ -38,7 +38,7 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
   switch (kind) {
     case 'request': {
       const path = String(v.path);
-      return { method: String(v.method).toUpperCase(), path, as: (v.as as string | undefined) ?? defaultAs(path), ...optional(v, 'body', 'rawBody', 'headers') } as HttpCall;
+      return { method: String(v.method).toUpperCase(), path, as: (v.as as string | undefined) ?? defaultAs(path), ...optional(v, 'body', 'rawBody', 'headers') };
     }
     case 'pay': {
       const s = idSpec(value);
@@ -60,6 +60,7 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
       return admin('POST', '/_sandbox/clock/advance', { seconds: Number(seconds) });
     }
     case 'credit': {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar read from JSON
       const target = v.wallet ? `/_sandbox/wallets/${seg(String(v.wallet))}` : `/_sandbox/accounts/${seg(String(v.account ?? (st.scope.account as Spec).id))}`;
       return admin('POST', `${target}/credit`, { amount: Number(v.amount), ...optional(v, 'description') });
     }

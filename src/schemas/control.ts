@@ -53,11 +53,23 @@ export const ruleInputSchema = {
       if: { type: 'object', properties: { match: { type: 'object', properties: { type: { const: 'CASH_IN' } } } } },
       then: {
         type: 'object',
-        properties: { outcome: { type: 'object', properties: { action: { enum: ['pay', 'expire', 'cancel', 'wait'], 'x-message': 'a CASH_IN rule takes pay, expire, cancel or wait' } } } },
+        properties: {
+          outcome: {
+            type: 'object',
+            properties: {
+              action: { enum: ['pay', 'expire', 'cancel', 'wait'], 'x-message': 'a CASH_IN rule takes pay, expire, cancel or wait' },
+            },
+          },
+        },
       },
       else: {
         type: 'object',
-        properties: { outcome: { type: 'object', properties: { action: { enum: ['complete', 'fail', 'wait'], 'x-message': 'a CASH_OUT rule takes complete, fail or wait' } } } },
+        properties: {
+          outcome: {
+            type: 'object',
+            properties: { action: { enum: ['complete', 'fail', 'wait'], 'x-message': 'a CASH_OUT rule takes complete, fail or wait' } },
+          },
+        },
       },
     },
   ],
@@ -66,7 +78,15 @@ export const ruleInputSchema = {
 export interface RuleInput {
   id?: string;
   description?: string;
-  match: { type: 'CASH_IN' | 'CASH_OUT'; amount?: number; amountMin?: number; amountMax?: number; key?: string; document?: string; descriptionContains?: string };
+  match: {
+    type: 'CASH_IN' | 'CASH_OUT';
+    amount?: number;
+    amountMin?: number;
+    amountMax?: number;
+    key?: string;
+    document?: string;
+    descriptionContains?: string;
+  };
   outcome: {
     action: 'pay' | 'expire' | 'cancel' | 'wait' | 'complete' | 'fail';
     afterSeconds?: number;
@@ -80,9 +100,18 @@ export { UUID_PATTERN };
 
 // ---- control bodies and queries (CONTRACT §12) ----
 
-const errorCode = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{1,63}$', 'x-message': 'must be an upper-case code like INSUFFICIENT_FUNDS' } as const;
+const errorCode = {
+  type: 'string',
+  pattern: '^[A-Z][A-Z0-9_]{1,63}$',
+  'x-message': 'must be an upper-case code like INSUFFICIENT_FUNDS',
+} as const;
 const settle = { type: 'integer', minimum: 0, maximum: 86_400, 'x-message': 'must be an integer of seconds from 0 to 86400' } as const;
-const autoPay = { type: ['integer', 'null'], minimum: 0, maximum: 2_592_000, 'x-message': 'must be null or an integer of seconds from 0 to 2592000' } as const;
+const autoPay = {
+  type: ['integer', 'null'],
+  minimum: 0,
+  maximum: 2_592_000,
+  'x-message': 'must be null or an integer of seconds from 0 to 2592000',
+} as const;
 export const MAX_ADJUSTMENT = 1_000_000_000_000;
 
 export const accountCreateSchema = {
@@ -117,7 +146,19 @@ export const accountPatchSchema = {
   // "at least one of": fails only when every field is absent, so a body holding only a fixed field is told about that field
   allOf: [
     {
-      not: { type: 'object', properties: { name: false, splitEnabled: false, autoPayAfterSeconds: false, settleAfterSeconds: false, id: false, client_id: false, client_secret: false, balance: false } },
+      not: {
+        type: 'object',
+        properties: {
+          name: false,
+          splitEnabled: false,
+          autoPayAfterSeconds: false,
+          settleAfterSeconds: false,
+          id: false,
+          client_id: false,
+          client_secret: false,
+          balance: false,
+        },
+      },
       'x-message': 'must change at least one of name, splitEnabled, autoPayAfterSeconds, settleAfterSeconds',
     },
   ],
@@ -153,7 +194,9 @@ export type CreditBody = { amount: number; description?: string };
 export const merchantStatusSchema = {
   type: 'object',
   required: ['status'],
-  properties: { status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be ACTIVE, INACTIVE or SUSPENDED' } },
+  properties: {
+    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be ACTIVE, INACTIVE or SUSPENDED' },
+  },
 } as const;
 export type MerchantStatusBody = { status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
 
@@ -173,7 +216,13 @@ export const transactionListQuerySchema = {
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, 'x-message': 'must be an integer from 1 to 1000' },
   },
 } as const;
-export type TransactionListQuery = { accountId?: string; type?: 'CASH_IN' | 'CASH_OUT'; status?: string; externalId?: string; limit: number };
+export type TransactionListQuery = {
+  accountId?: string;
+  type?: 'CASH_IN' | 'CASH_OUT';
+  status?: string;
+  externalId?: string;
+  limit: number;
+};
 
 export const chargePaySchema = {
   type: 'object',
@@ -215,7 +264,9 @@ export interface PixKeyBody {
 export const clockAdvanceSchema = {
   type: 'object',
   required: ['seconds'],
-  properties: { seconds: { type: 'integer', minimum: 1, maximum: 2_592_000, 'x-message': 'must be an integer of seconds from 1 to 2592000 (30 days)' } },
+  properties: {
+    seconds: { type: 'integer', minimum: 1, maximum: 2_592_000, 'x-message': 'must be an integer of seconds from 1 to 2592000 (30 days)' },
+  },
 } as const;
 export type ClockAdvanceBody = { seconds: number };
 
@@ -227,7 +278,11 @@ export const resetSchema = {
     fixtures: {
       // a fixture set shipped in the package's fixtures/ folder, by name, or a whole fixture object
       oneOf: [
-        { type: 'string', pattern: FIXTURE_NAME_PATTERN, 'x-message': 'must be the name of a shipped fixture set (e.g. "example-marketplace") or a fixture object' },
+        {
+          type: 'string',
+          pattern: FIXTURE_NAME_PATTERN,
+          'x-message': 'must be the name of a shipped fixture set (e.g. "example-marketplace") or a fixture object',
+        },
         { type: 'object', 'x-message': 'must be a fixture object or the name of a shipped fixture set' },
       ],
     },
@@ -256,7 +311,9 @@ export const faultSchema = {
     times: { type: 'integer', minimum: 1, maximum: 1_000_000, 'x-message': 'must be a positive integer (omit it for no limit)' },
     probability: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-message': 'must be a number above 0 and at most 1' },
   },
-  allOf: [{ not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' }],
+  allOf: [
+    { not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' },
+  ],
 } as const;
 export interface FaultBody {
   method?: string;

@@ -4,7 +4,6 @@ import { uuidParam } from './public.js';
 
 const cents = { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } as const;
 
-
 export const fixturesSchema = {
   type: 'object',
   required: ['accounts'],
@@ -108,7 +107,12 @@ export interface FixtureAccount {
 export interface Fixtures {
   about?: string;
   accounts: FixtureAccount[];
-  pixKeys?: { key: string; keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM'; owner: { name: string; document: string; ispb?: string; account_number?: string; account_type?: string }; unknown?: boolean }[];
+  pixKeys?: {
+    key: string;
+    keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM';
+    owner: { name: string; document: string; ispb?: string; account_number?: string; account_type?: string };
+    unknown?: boolean;
+  }[];
   rules?: Record<string, unknown>[];
   webhooks?: { url: string; accountId?: string; events?: string[]; secret?: string }[];
 }

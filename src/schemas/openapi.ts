@@ -90,7 +90,8 @@ function commonErrors(op: Operation): [number, Answer][] {
     out.push([401, err('UNAUTHORIZED (no or malformed Authorization), INVALID_TOKEN, TOKEN_EXPIRED')]);
     out.push([403, err('MERCHANT_NOT_ACTIVE: the merchant of the token is not ACTIVE')]);
   }
-  if (op.auth === 'admin') out.push([401, err('UNAUTHORIZED: x-sandbox-admin-token missing or wrong (only when an admin token is configured)')]);
+  if (op.auth === 'admin')
+    out.push([401, err('UNAUTHORIZED: x-sandbox-admin-token missing or wrong (only when an admin token is configured)')]);
   if (op.body && op.auth !== 'client') {
     out.push([400, err('VALIDATION_ERROR (every violated rule in details), INVALID_JSON')]);
     out.push([413, err('PAYLOAD_TOO_LARGE: a body over 1 MiB')]);
@@ -110,13 +111,15 @@ export function answersOf(op: Operation): Record<number, Answer> {
   for (const [status, answer] of commonErrors(op)) {
     const have = all[status];
     if (!have) all[status] = answer;
-    else if (have.schema === answer.schema && !have.description.includes(answer.description)) all[status] = { ...have, description: `${have.description}; ${answer.description}` };
+    else if (have.schema === answer.schema && !have.description.includes(answer.description))
+      all[status] = { ...have, description: `${have.description}; ${answer.description}` };
   }
   return all;
 }
 
 function responseObject(a: Answer): Record<string, unknown> {
-  if (a.mediaTypes) return { description: a.description, content: Object.fromEntries(a.mediaTypes.map((m) => [m, { schema: { type: 'string' } }])) };
+  if (a.mediaTypes)
+    return { description: a.description, content: Object.fromEntries(a.mediaTypes.map((m) => [m, { schema: { type: 'string' } }])) };
   if (!a.schema) return { description: a.description };
   return { description: a.description, content: { 'application/json': { schema: schemaOf(a.schema) } } };
 }
@@ -129,14 +132,23 @@ const SECURITY: Record<Operation['auth'], unknown[]> = {
 };
 
 const operationId = (op: Operation) =>
-  op.method + op.path.replace(/[{}.]/g, '').split(/[/_-]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  op.method +
+  op.path
+    .replace(/[{}.]/g, '')
+    .split(/[/_-]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 function operationObject(op: Operation): Record<string, unknown> {
   const parameters: unknown[] = [];
-  for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) parameters.push({ name, in: 'path', required: true, schema: clean(op.params?.[name!] ?? P.uuidParam) });
+  for (const [, name] of op.path.matchAll(/\{(\w+)\}/g))
+    parameters.push({ name, in: 'path', required: true, schema: clean(op.params?.[name!] ?? P.uuidParam) });
   const q = op.query as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
-  for (const [name, s] of Object.entries(q?.properties ?? {})) parameters.push({ name, in: 'query', required: q?.required?.includes(name) ?? false, schema: schemaOf(s) });
-  for (const h of op.headers ?? []) parameters.push({ name: h.name, in: 'header', required: h.required, description: h.description, schema: h.schema });
+  for (const [name, s] of Object.entries(q?.properties ?? {}))
+    parameters.push({ name, in: 'query', required: q?.required?.includes(name) ?? false, schema: schemaOf(s) });
+  for (const h of op.headers ?? [])
+    parameters.push({ name: h.name, in: 'header', required: h.required, description: h.description, schema: h.schema });
   const body = op.body
     ? {
         required: !op.bodyOptional,
@@ -169,7 +181,7 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string; operat
       title: 'pix-sandbox',
       version: opts.version,
       description:
-        'A local, stateful simulator of a Brazilian PIX banking API. The public API (/v1, /pix) has the real service\'s paths and shapes; ' +
+        "A local, stateful simulator of a Brazilian PIX banking API. The public API (/v1, /pix) has the real service's paths and shapes; " +
         'the control API (/_sandbox) forces what the real service decides on its own. Every error outside the token endpoint has the Error shape.',
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
@@ -192,7 +204,12 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string; operat
       schemas,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'POST /v1/oauth/token' },
-        adminToken: { type: 'apiKey', in: 'header', name: 'x-sandbox-admin-token', description: 'Only when the sandbox runs with --admin-token' },
+        adminToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-sandbox-admin-token',
+          description: 'Only when the sandbox runs with --admin-token',
+        },
         clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret, as an alternative to the body' },
       },
     },

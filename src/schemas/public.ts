@@ -81,7 +81,10 @@ export const merchantPatchSchema = {
   // body holding only an immutable field is told about that field first
   allOf: [
     {
-      not: { type: 'object', properties: { name: false, email: false, phone: false, document: false, document_type: false, status: false } },
+      not: {
+        type: 'object',
+        properties: { name: false, email: false, phone: false, document: false, document_type: false, status: false },
+      },
       'x-message': 'must change at least one of name, email, phone',
     },
   ],
@@ -102,7 +105,12 @@ const splitEntry = {
   type: 'object',
   required: ['amount', 'mode', 'wallet_id'],
   properties: {
-    amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, 'x-message': 'must be an integer (cents for FIXED, percent for PERCENTAGE)' },
+    amount: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_AMOUNT,
+      'x-message': 'must be an integer (cents for FIXED, percent for PERCENTAGE)',
+    },
     mode: { type: 'string', enum: ['FIXED', 'PERCENTAGE'] },
     wallet_id: uuidParam,
   },
@@ -127,7 +135,13 @@ export const cashInSchema = {
       },
     },
     externalId: { type: 'string', minLength: 1, maxLength: 64 },
-    expiration: { type: 'integer', minimum: 60, maximum: 2_592_000, default: 86_400, 'x-message': 'must be an integer of seconds from 60 to 2592000' },
+    expiration: {
+      type: 'integer',
+      minimum: 60,
+      maximum: 2_592_000,
+      default: 86_400,
+      'x-message': 'must be an integer of seconds from 60 to 2592000',
+    },
     split: {
       oneOf: [{ type: 'array', minItems: 1, maxItems: 10, items: splitEntry }, splitEntry],
     },

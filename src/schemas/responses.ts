@@ -30,7 +30,13 @@ const merchantStatus = { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED
 const keyType = { type: 'string', enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] };
 const eventType = { type: 'string', enum: EVENT_TYPES };
 const txError = obj({ code: str, message: str });
-const party = obj({ name: str, document: documentDigits, ispb: { type: 'string', pattern: '^[0-9]{8}$' }, account_number: str, account_type: str });
+const party = obj({
+  name: str,
+  document: documentDigits,
+  ispb: { type: 'string', pattern: '^[0-9]{8}$' },
+  account_number: str,
+  account_type: str,
+});
 const receiver = obj({ ...(party.properties as Record<string, JsonSchema>), key: str, keyType });
 const envelope = (statusCode: number, data: JsonSchema) => obj({ statusCode: { const: statusCode }, message: str, data });
 
@@ -42,7 +48,10 @@ export const errorSchema = obj({
 });
 /** RFC 6749 §5.2, the token endpoint's own error shape. */
 export const oauthErrorSchema = obj(
-  { error: { type: 'string', enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'unauthorized_client'] }, error_description: str },
+  {
+    error: { type: 'string', enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'unauthorized_client'] },
+    error_description: str,
+  },
   ['error'],
 );
 
@@ -58,20 +67,46 @@ export const cashInResponseSchema = obj({
   createdAt: time,
 });
 
-export const cashOutResponseSchema = obj({ transactionId: uuid, amount: int, status: transferStatus, createdAt: time, 'x-idempotency-key': str });
+export const cashOutResponseSchema = obj({
+  transactionId: uuid,
+  amount: int,
+  status: transferStatus,
+  createdAt: time,
+  'x-idempotency-key': str,
+});
 
 const lookupData: JsonSchema = {
-  ...obj({ id: uuid, status: { type: 'string', enum: ['WAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'FAILED'] }, end_to_end_id: endToEndId, payer: party, receiver, error: txError }, ['id', 'status']),
+  ...obj(
+    {
+      id: uuid,
+      status: { type: 'string', enum: ['WAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'FAILED'] },
+      end_to_end_id: endToEndId,
+      payer: party,
+      receiver,
+      error: txError,
+    },
+    ['id', 'status'],
+  ),
   allOf: [
     { if: { properties: { status: { enum: ['WAITING_PAYMENT', 'PROCESSING'] } } }, then: { maxProperties: 2 } },
-    { if: { properties: { status: { const: 'COMPLETED' } } }, then: { required: ['end_to_end_id'], oneOf: [{ required: ['payer'] }, { required: ['receiver'] }], not: { required: ['error'] } } },
+    {
+      if: { properties: { status: { const: 'COMPLETED' } } },
+      then: { required: ['end_to_end_id'], oneOf: [{ required: ['payer'] }, { required: ['receiver'] }], not: { required: ['error'] } },
+    },
     { if: { properties: { status: { const: 'FAILED' } } }, then: { required: ['error'], maxProperties: 3 } },
   ],
 };
 export const lookupResponseSchema = envelope(200, lookupData);
 export const balanceResponseSchema = envelope(200, obj({ balance: cents }));
 
-const merchantFields = { name: str, document: documentDigits, document_type: { type: 'string', enum: ['CPF', 'CNPJ'] }, email: str, phone: str, status: merchantStatus };
+const merchantFields = {
+  name: str,
+  document: documentDigits,
+  document_type: { type: 'string', enum: ['CPF', 'CNPJ'] },
+  email: str,
+  phone: str,
+  status: merchantStatus,
+};
 export const merchantCreatedSchema = envelope(
   201,
   obj({
@@ -82,7 +117,12 @@ export const merchantCreatedSchema = envelope(
 );
 export const merchantListSchema = obj({
   data: arrayOf(obj({ merchantId: uuid, ...merchantFields, createdAt: time })),
-  pagination: obj({ page: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100 }, total: cents, totalPages: cents }),
+  pagination: obj({
+    page: { type: 'integer', minimum: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 100 },
+    total: cents,
+    totalPages: cents,
+  }),
 });
 export const merchantSchema = obj({
   merchantId: uuid,
@@ -94,7 +134,14 @@ export const merchantSchema = obj({
 export const merchantUpdatedSchema = obj({ merchantId: uuid, ...merchantFields, updatedAt: time });
 export const merchantBalanceSchema = envelope(200, obj({ balance: cents }));
 /** What a payer's bank reads at a charge's location (the URL inside its BR Code). */
-export const chargeLocationSchema = obj({ id: uuid, amount: int, status: chargeStatus, description: str, createdAt: time, expiresAt: time });
+export const chargeLocationSchema = obj({
+  id: uuid,
+  amount: int,
+  status: chargeStatus,
+  description: str,
+  createdAt: time,
+  expiresAt: time,
+});
 
 // ---- control API ----
 export const healthSchema = obj({ status: { const: 'ok' }, version: str, uptimeSeconds: cents });
@@ -112,8 +159,19 @@ const accountFields = {
   createdAt: time,
   updatedAt: time,
 };
-export const accountSchema = obj(accountFields, Object.keys(accountFields).filter((k) => k !== 'client_secret'));
-export const walletSchema = obj({ walletId: uuid, accountId: uuid, merchantId: uuid, name: str, balance: cents, currency: { const: 'BRL' }, createdAt: time });
+export const accountSchema = obj(
+  accountFields,
+  Object.keys(accountFields).filter((k) => k !== 'client_secret'),
+);
+export const walletSchema = obj({
+  walletId: uuid,
+  accountId: uuid,
+  merchantId: uuid,
+  name: str,
+  balance: cents,
+  currency: { const: 'BRL' },
+  createdAt: time,
+});
 export const controlMerchantSchema = obj({
   id: uuid,
   accountId: uuid,
@@ -126,10 +184,26 @@ export const controlMerchantSchema = obj({
 });
 
 const outcome = obj(
-  { ruleId: str, action: { type: 'string', enum: ['pay', 'expire', 'cancel', 'wait', 'complete', 'fail'] }, at: time, code: str, message: str, payer: payerSchema },
+  {
+    ruleId: str,
+    action: { type: 'string', enum: ['pay', 'expire', 'cancel', 'wait', 'complete', 'fail'] },
+    at: time,
+    code: str,
+    message: str,
+    payer: payerSchema,
+  },
   ['ruleId', 'action'],
 );
-const common = { id: uuid, accountId: uuid, merchantId: nullable(uuid), amount: int, description: str, createdAt: time, updatedAt: time, outcome };
+const common = {
+  id: uuid,
+  accountId: uuid,
+  merchantId: nullable(uuid),
+  amount: int,
+  description: str,
+  createdAt: time,
+  updatedAt: time,
+  outcome,
+};
 const commonRequired = ['id', 'accountId', 'merchantId', 'amount', 'description', 'createdAt', 'updatedAt', 'type', 'status'];
 const chargeFields = {
   ...common,
@@ -179,7 +253,17 @@ const ledgerEntry = obj(
   ['id', 'from', 'to', 'amount', 'transactionId', 'kind', 'at'],
 );
 const eventData = obj(
-  { transactionId: uuid, type: { type: 'string', enum: ['CASH_IN', 'CASH_OUT'] }, status: { type: 'string' }, amount: int, externalId: str, end_to_end_id: endToEndId, payer: party, receiver, error: txError },
+  {
+    transactionId: uuid,
+    type: { type: 'string', enum: ['CASH_IN', 'CASH_OUT'] },
+    status: { type: 'string' },
+    amount: int,
+    externalId: str,
+    end_to_end_id: endToEndId,
+    payer: party,
+    receiver,
+    error: txError,
+  },
   ['transactionId', 'type', 'status', 'amount'],
 );
 const storedEvent = obj({ id: uuid, type: eventType, accountId: uuid, transactionId: uuid, createdAt: time, data: eventData });
@@ -187,12 +271,30 @@ const storedEvent = obj({ id: uuid, type: eventType, accountId: uuid, transactio
 export const webhookEventSchema = obj({ id: uuid, type: eventType, createdAt: time, data: eventData });
 
 export const transactionDetailSchema: JsonSchema = {
-  oneOf: [chargeRecord({ qrCode: { type: 'string', pattern: '^data:image/png;base64,' }, ledger: arrayOf(ledgerEntry), events: arrayOf(storedEvent) }), transferRecord({ ledger: arrayOf(ledgerEntry), events: arrayOf(storedEvent) })],
+  oneOf: [
+    chargeRecord({
+      qrCode: { type: 'string', pattern: '^data:image/png;base64,' },
+      ledger: arrayOf(ledgerEntry),
+      events: arrayOf(storedEvent),
+    }),
+    transferRecord({ ledger: arrayOf(ledgerEntry), events: arrayOf(storedEvent) }),
+  ],
 };
 
-export const pixKeyViewSchema = obj({ key: str, keyType, owner: obj({ name: str, document: documentDigits, ispb: str, account_number: str, account_type: str }, ['name', 'document']), unknown: bool, createdAt: time });
+export const pixKeyViewSchema = obj({
+  key: str,
+  keyType,
+  owner: obj({ name: str, document: documentDigits, ispb: str, account_number: str, account_type: str }, ['name', 'document']),
+  unknown: bool,
+  createdAt: time,
+});
 const ruleProps = ruleInputSchema.properties;
-export const ruleViewSchema = obj({ id: str, description: str, match: ruleProps.match, outcome: ruleProps.outcome, createdAt: time }, ['id', 'match', 'outcome', 'createdAt']);
+export const ruleViewSchema = obj({ id: str, description: str, match: ruleProps.match, outcome: ruleProps.outcome, createdAt: time }, [
+  'id',
+  'match',
+  'outcome',
+  'createdAt',
+]);
 export const faultViewSchema = obj({
   id: uuid,
   method: nullable(str),
@@ -228,7 +330,15 @@ export const resetResultSchema = obj({
   webhookEndpoints: cents,
 });
 
-export const webhookEndpointSchema = obj({ id: uuid, url: str, events: { type: ['array', 'null'], items: eventType }, accountId: uuid, secret: str, source: { type: 'string', enum: ['api', 'config'] }, createdAt: time });
+export const webhookEndpointSchema = obj({
+  id: uuid,
+  url: str,
+  events: { type: ['array', 'null'], items: eventType },
+  accountId: uuid,
+  secret: str,
+  source: { type: 'string', enum: ['api', 'config'] },
+  createdAt: time,
+});
 const deliveryFields = {
   id: uuid,
   endpointId: uuid,
@@ -244,4 +354,3 @@ const deliveryFields = {
 export const deliverySchema = obj(deliveryFields);
 export const deliveryDetailSchema = obj({ ...deliveryFields, event: { oneOf: [webhookEventSchema, { type: 'null' }] } });
 export const fireResultSchema = obj({ event: webhookEventSchema, deliveries: arrayOf(deliverySchema) });
-

@@ -5,9 +5,19 @@
 
 const expr = '^\\$\\{[^}]+\\}$';
 const intOrExpr = (min: number, max: number) =>
-  ({ type: ['integer', 'string'], minimum: min, maximum: max, pattern: expr, 'x-message': `must be an integer from ${min} to ${max} or a \${...} reference` }) as const;
+  ({
+    type: ['integer', 'string'],
+    minimum: min,
+    maximum: max,
+    pattern: expr,
+    'x-message': `must be an integer from ${min} to ${max} or a \${...} reference`,
+  }) as const;
 const str = { type: 'string', minLength: 1 } as const;
-const saveName = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', 'x-message': 'must be a name of letters, digits and _ (not starting with a digit)' } as const;
+const saveName = {
+  type: 'string',
+  pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+  'x-message': 'must be a name of letters, digits and _ (not starting with a digit)',
+} as const;
 
 /** A matcher: any JSON value (see src/scenarios/matcher.ts). */
 const matcher = {} as const;
@@ -58,21 +68,36 @@ const pixKey = {
   type: 'object',
   required: ['key', 'keyType', 'owner'],
   additionalProperties: false,
-  properties: { key: str, keyType: { type: 'string', enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] }, owner, unknown: { type: 'boolean' } },
+  properties: {
+    key: str,
+    keyType: { type: 'string', enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] },
+    owner,
+    unknown: { type: 'boolean' },
+  },
 } as const;
 
 // the rule's own shape is validated by the sandbox (POST /_sandbox/rules); here only its frame
 const rule = {
   type: 'object',
   required: ['match', 'outcome'],
-  properties: { id: str, description: { type: 'string' }, match: { type: 'object', required: ['type'] }, outcome: { type: 'object', required: ['action'] } },
+  properties: {
+    id: str,
+    description: { type: 'string' },
+    match: { type: 'object', required: ['type'] },
+    outcome: { type: 'object', required: ['action'] },
+  },
 } as const;
 
 const expectation = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    status: { type: ['integer', 'object'], minimum: 100, maximum: 599, 'x-message': 'must be an HTTP status or a matcher such as {$gte: 200}' },
+    status: {
+      type: ['integer', 'object'],
+      minimum: 100,
+      maximum: 599,
+      'x-message': 'must be an HTTP status or a matcher such as {$gte: 200}',
+    },
     body: matcher,
     headers: { type: 'object' },
   },
@@ -85,13 +110,22 @@ export const stepSchema = {
     name: { type: 'string' },
     save: saveName,
     expect: expectation,
-    eventually: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300) during which the call is repeated until `expect` holds' },
+    eventually: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 300,
+      'x-message': 'must be a number of seconds (at most 300) during which the call is repeated until `expect` holds',
+    },
     request: {
       type: 'object',
       required: ['method', 'path'],
       additionalProperties: false,
       properties: {
-        method: { type: 'string', pattern: '^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|get|post|put|patch|delete|head|options)$', 'x-message': 'must be an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)' },
+        method: {
+          type: 'string',
+          pattern: '^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|get|post|put|patch|delete|head|options)$',
+          'x-message': 'must be an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)',
+        },
         path: { type: 'string', pattern: '^/', 'x-message': 'must start with / (it is joined to the base URL)' },
         body: {},
         rawBody: { type: 'string' },
@@ -104,12 +138,24 @@ export const stepSchema = {
       },
     },
     pay: idOr({ payer }),
-    payCode: { type: ['string', 'object'], minLength: 1, required: ['pixCode'], additionalProperties: false, properties: { pixCode: str, payer } },
+    payCode: {
+      type: ['string', 'object'],
+      minLength: 1,
+      required: ['pixCode'],
+      additionalProperties: false,
+      properties: { pixCode: str, payer },
+    },
     expire: idOr(),
     cancel: idOr(),
     complete: idOr(),
     fail: { type: 'object', required: ['id', 'code'], additionalProperties: false, properties: { id: str, code: str, message: str } },
-    advance: { anyOf: [intOrExpr(0, 31_536_000), { type: 'object', required: ['seconds'], additionalProperties: false, properties: { seconds: intOrExpr(0, 31_536_000) } }], 'x-message': 'must be a number of seconds or {seconds}' },
+    advance: {
+      anyOf: [
+        intOrExpr(0, 31_536_000),
+        { type: 'object', required: ['seconds'], additionalProperties: false, properties: { seconds: intOrExpr(0, 31_536_000) } },
+      ],
+      'x-message': 'must be a number of seconds or {seconds}',
+    },
     credit: {
       type: 'object',
       required: ['amount'],
@@ -123,7 +169,13 @@ export const stepSchema = {
       additionalProperties: false,
       properties: { name: str, document: str, document_type: { type: 'string', enum: ['CPF', 'CNPJ'] }, email: str, phone: str },
     },
-    fire: { type: ['string', 'object'], minLength: 1, required: ['transactionId'], additionalProperties: false, properties: { transactionId: str, type: str } },
+    fire: {
+      type: ['string', 'object'],
+      minLength: 1,
+      required: ['transactionId'],
+      additionalProperties: false,
+      properties: { transactionId: str, type: str },
+    },
     receiver: {
       type: 'object',
       required: ['failNext'],

@@ -23,7 +23,16 @@ export function makeAjv(kind: SchemaKind, extra: Options = {}): Ajv {
   const { Ajv } = load('ajv') as typeof import('ajv');
   const addFormats = (load('ajv-formats') as { default: (ajv: Ajv) => void }).default;
   // no meta-schema check at each compile: the test suite checks every schema against JSON Schema 2020-12 (openapi tests)
-  const ajv = new Ajv({ allErrors: true, coerceTypes: kind === 'query', useDefaults: true, verbose: true, strict: true, validateSchema: false, meta: false, ...extra });
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: kind === 'query',
+    useDefaults: true,
+    verbose: true,
+    strict: true,
+    validateSchema: false,
+    meta: false,
+    ...extra,
+  });
   addFormats(ajv);
   // annotations: a human message for the rule, and OpenAPI-only fields
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
@@ -34,7 +43,10 @@ export function makeAjv(kind: SchemaKind, extra: Options = {}): Ajv {
 
 /** The name of a schema's precompiled function: a digest of its kind and its JSON text. */
 export function precompiledName(schema: JsonSchema, kind: SchemaKind): string {
-  return `v${createHash('sha256').update(`${kind}\n${JSON.stringify(schema)}`).digest('hex').slice(0, 20)}`;
+  return `v${createHash('sha256')
+    .update(`${kind}\n${JSON.stringify(schema)}`)
+    .digest('hex')
+    .slice(0, 20)}`;
 }
 
 const ajvs: Partial<Record<SchemaKind, Ajv>> = {};
@@ -56,7 +68,7 @@ export function toDetails(errors: ErrorObject[] | null | undefined, prefix = '')
     let path = `${prefix}${e.instancePath}`;
     if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
     if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
-    const custom = (e.parentSchema as JsonSchema | undefined)?.['x-message'];
+    const custom: unknown = e.parentSchema?.['x-message'];
     const message =
       e.keyword === 'required' ? 'is required' : typeof custom === 'string' && e.keyword !== 'if' ? custom : (e.message ?? 'is invalid');
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;

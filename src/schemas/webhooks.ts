@@ -11,10 +11,22 @@ export const webhookEndpointInputSchema = {
   type: 'object',
   required: ['url'],
   properties: {
-    url: { type: 'string', format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048, 'x-message': 'must be an http:// or https:// URL' },
+    url: {
+      type: 'string',
+      format: 'uri',
+      pattern: '^[hH][tT][tT][pP][sS]?://',
+      maxLength: 2048,
+      'x-message': 'must be an http:// or https:// URL',
+    },
     events: { type: 'array', items: eventType, minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true },
     accountId: uuid,
-    secret: { type: 'string', minLength: 8, maxLength: 256, pattern: '^[\\x21-\\x7e]+$', 'x-message': 'must be 8-256 printable characters without spaces' },
+    secret: {
+      type: 'string',
+      minLength: 8,
+      maxLength: 256,
+      pattern: '^[\\x21-\\x7e]+$',
+      'x-message': 'must be 8-256 printable characters without spaces',
+    },
   },
 } as const;
 

@@ -51,7 +51,9 @@ export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, 
     ]);
   const id = body.id?.toLowerCase() ?? ctx.newId();
   if (Object.hasOwn(tx.data.accounts, id))
-    throw new SandboxError('VALIDATION_ERROR', `an account with id ${id} already exists`, [{ path: '/id', message: 'is already used by another account' }]);
+    throw new SandboxError('VALIDATION_ERROR', `an account with id ${id} already exists`, [
+      { path: '/id', message: 'is already used by another account' },
+    ]);
   const now = ctx.clock.nowIso();
   const account = accountRecord({ ...body, id, clientId, secretHash }, now);
   tx.put('accounts', account);

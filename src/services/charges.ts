@@ -41,7 +41,10 @@ export function fundsRef(tx: Tx, accountId: string, merchantId: string | null): 
 function resolveSplits(tx: Tx, account: Account, amount: number, split: CashInBody['split']): SplitShare[] {
   if (split === undefined) return [];
   if (!account.splitEnabled)
-    throw new SandboxError('SPLIT_NOT_ENABLED', 'the split feature is not enabled for this account; ask the operator to enable it (control API: splitEnabled)');
+    throw new SandboxError(
+      'SPLIT_NOT_ENABLED',
+      'the split feature is not enabled for this account; ask the operator to enable it (control API: splitEnabled)',
+    );
   const list: SplitEntryBody[] = Array.isArray(split) ? split : [split];
   const result = computeSplits(
     amount,
@@ -52,7 +55,9 @@ function resolveSplits(tx: Tx, account: Account, amount: number, split: CashInBo
     const wallet = tx.get('wallets', s.walletId);
     const path = `/split/${i}/wallet_id`;
     if (!wallet || wallet.accountId !== account.id)
-      throw new SandboxError('WALLET_NOT_FOUND', `wallet ${s.walletId} is not a wallet of this account`, [{ path, message: 'is not a wallet of this account' }]);
+      throw new SandboxError('WALLET_NOT_FOUND', `wallet ${s.walletId} is not a wallet of this account`, [
+        { path, message: 'is not a wallet of this account' },
+      ]);
     const merchant = tx.get('merchants', wallet.merchantId);
     if (merchant?.status !== 'ACTIVE')
       throw new SandboxError('WALLET_NOT_ACTIVE', `wallet ${s.walletId} belongs to a merchant that is ${merchant?.status ?? 'gone'}`, [
@@ -79,9 +84,26 @@ export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashIn
     (account.autoPayAfterSeconds !== null ? autoPayOutcome(account.autoPayAfterSeconds, now) : undefined);
   const location = chargeLocation(ctx.publicUrl(), id);
   if (location.length > 77)
-    throw new SandboxError('INTERNAL_ERROR', `the public URL ${ctx.publicUrl()} is too long for a BR Code location (77 characters); set a shorter --public-url`);
-  const pixCode = buildDynamicBrCode({ location, amountCents: body.amount, merchantName: merchant?.name ?? account.name, merchantCity: MERCHANT_CITY });
-  const charge = buildCharge({ id, accountId: account.id, merchantId: merchant?.id ?? null, input: body, pixCode, split, now, ...(outcome ? { outcome } : {}) });
+    throw new SandboxError(
+      'INTERNAL_ERROR',
+      `the public URL ${ctx.publicUrl()} is too long for a BR Code location (77 characters); set a shorter --public-url`,
+    );
+  const pixCode = buildDynamicBrCode({
+    location,
+    amountCents: body.amount,
+    merchantName: merchant?.name ?? account.name,
+    merchantCity: MERCHANT_CITY,
+  });
+  const charge = buildCharge({
+    id,
+    accountId: account.id,
+    merchantId: merchant?.id ?? null,
+    input: body,
+    pixCode,
+    split,
+    now,
+    ...(outcome ? { outcome } : {}),
+  });
   tx.put('transactions', charge);
   emitEvent(tx, charge, charge.createdAt, ctx.newId);
   return charge;
@@ -102,7 +124,8 @@ export function payChargeAt(tx: Tx, ctx: AppContext, id: string, payer: Partial<
   const balance = (ref: LedgerRef) => tx.ix.balance(ref);
   const rest = receiverShare(charge);
   const to = fundsRef(tx, charge.accountId, charge.merchantId);
-  if (rest > 0) tx.put('ledger', entryFor(balance, { from: 'world', to, amount: rest, kind: 'CASH_IN', transactionId: id }, ctx.newId(), atIso));
+  if (rest > 0)
+    tx.put('ledger', entryFor(balance, { from: 'world', to, amount: rest, kind: 'CASH_IN', transactionId: id }, ctx.newId(), atIso));
   // a share that rounds to 0 cents (1 % of 50 cents) moves nothing, so it leaves no entry
   for (const s of charge.split) {
     if (s.share <= 0) continue;

@@ -8,7 +8,9 @@ import { eventData, eventTypeFor } from '../domain/events.js';
 
 export function emitEvent(tx: Tx, t: Transaction, now: string, newId: () => string, type: EventType = eventTypeFor(t)): WebhookEvent {
   const event: WebhookEvent = { id: newId(), type, accountId: t.accountId, transactionId: t.id, createdAt: now, data: eventData(t) };
-  const endpoints = Object.values(tx.data.webhookEndpoints).filter((ep) => ep.accountId === t.accountId && (!ep.events || ep.events.includes(type)));
+  const endpoints = Object.values(tx.data.webhookEndpoints).filter(
+    (ep) => ep.accountId === t.accountId && (!ep.events || ep.events.includes(type)),
+  );
   if (endpoints.length === 0) return event;
   tx.put('events', event);
   for (const ep of endpoints) queueDelivery(tx, ep.id, event, now, newId);

@@ -25,9 +25,16 @@ export async function newMerchantCredentials(): Promise<NewCredentials> {
 export function checkMerchantDocument(document: string, type: 'CPF' | 'CNPJ'): void {
   const expected = type === 'CPF' ? 11 : 14;
   if (document.length !== expected)
-    throw new SandboxError('VALIDATION_ERROR', `document_type is ${type} but the document has ${document.length} digits (a ${type} has ${expected})`, [
-      { path: '/document_type', message: `does not agree with the document: a ${type} has ${expected} digits, this document has ${document.length}` },
-    ]);
+    throw new SandboxError(
+      'VALIDATION_ERROR',
+      `document_type is ${type} but the document has ${document.length} digits (a ${type} has ${expected})`,
+      [
+        {
+          path: '/document_type',
+          message: `does not agree with the document: a ${type} has ${expected} digits, this document has ${document.length}`,
+        },
+      ],
+    );
   const valid = type === 'CPF' ? isValidCpf(document) : isValidCnpj(document);
   if (!valid)
     throw new SandboxError('VALIDATION_ERROR', `document is not a valid ${type}: its check digits are wrong`, [
@@ -90,7 +97,15 @@ export function createMerchant(
   assertDocumentFree(tx, accountId, body.document);
   if (tx.ix.byClientId.has(creds.clientId)) throw new Error('generated client_id collides');
   const { merchant, wallet } = merchantRecords(
-    { id: ctx.newId(), walletId: ctx.newId(), accountId, ...body, status: 'ACTIVE', clientId: creds.clientId, secretHash: creds.secretHash },
+    {
+      id: ctx.newId(),
+      walletId: ctx.newId(),
+      accountId,
+      ...body,
+      status: 'ACTIVE',
+      clientId: creds.clientId,
+      secretHash: creds.secretHash,
+    },
     ctx.clock.nowIso(),
   );
   tx.put('merchants', merchant);

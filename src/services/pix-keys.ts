@@ -12,7 +12,10 @@ import type { Tx } from '../store/store.js';
 /** Checks what the schema cannot (key shape per kind, document check digits); returns the entry. */
 export function pixKeyEntry(body: PixKeyBody, now: string): PixKeyEntry {
   const keyType = normalizeKeyType(body.keyType);
-  if (!keyType) throw new SandboxError('VALIDATION_ERROR', 'keyType must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM', [{ path: '/keyType', message: 'is not a key kind' }]);
+  if (!keyType)
+    throw new SandboxError('VALIDATION_ERROR', 'keyType must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM', [
+      { path: '/keyType', message: 'is not a key kind' },
+    ]);
   const problem = validatePixKey(keyType, body.key);
   if (problem) throw new SandboxError('VALIDATION_ERROR', problem, [{ path: '/key', message: problem.replace(/^key /, '') }]);
   if (!documentTypeOf(body.owner.document))

@@ -18,7 +18,10 @@ import { ensureConfigEndpoint } from '../webhooks/endpoints.js';
 /** The fixture sets shipped in the package's fixtures/ folder, by name. */
 export async function shippedFixtureSets(): Promise<string[]> {
   const files = await readdir(packagePath('fixtures')).catch(() => [] as string[]);
-  return files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  return files
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
 }
 
 /**

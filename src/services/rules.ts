@@ -18,9 +18,13 @@ export function buildRule(input: RuleInput, fallbackId: string, seq: number, now
 export function checkRule(input: RuleInput): void {
   const { match, outcome } = input;
   if (match.amountMin !== undefined && match.amountMax !== undefined && match.amountMin > match.amountMax)
-    throw new SandboxError('VALIDATION_ERROR', 'match.amountMin must not exceed match.amountMax', [{ path: '/match/amountMin', message: 'must not exceed amountMax' }]);
+    throw new SandboxError('VALIDATION_ERROR', 'match.amountMin must not exceed match.amountMax', [
+      { path: '/match/amountMin', message: 'must not exceed amountMax' },
+    ]);
   if (outcome.action === 'fail' && outcome.code === undefined)
-    throw new SandboxError('VALIDATION_ERROR', 'outcome.code is required for a fail outcome', [{ path: '/outcome/code', message: 'is required when action is fail' }]);
+    throw new SandboxError('VALIDATION_ERROR', 'outcome.code is required for a fail outcome', [
+      { path: '/outcome/code', message: 'is required when action is fail' },
+    ]);
 }
 
 export function putRule(tx: Tx, input: RuleInput, newId: () => string, now: string): { rule: Rule; created: boolean } {

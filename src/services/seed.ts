@@ -46,7 +46,11 @@ function checkEach<T>(items: T[] | undefined, what: string, path: string, check:
       check(item);
     } catch (e) {
       const err = e as SandboxError;
-      throw new SandboxError('VALIDATION_ERROR', `${what} ${i}: ${err.message}`, err.details.map((d) => ({ ...d, path: `${path}/${i}${d.path}` })));
+      throw new SandboxError(
+        'VALIDATION_ERROR',
+        `${what} ${i}: ${err.message}`,
+        err.details.map((d) => ({ ...d, path: `${path}/${i}${d.path}` })),
+      );
     }
   });
 }

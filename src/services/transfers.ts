@@ -34,7 +34,13 @@ export function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: Cash
   const nowIso = now.toISOString();
   const id = ctx.newId();
   const debit = entryFor(balanceOf(tx), { from, to: 'world', amount, kind: 'CASH_OUT', transactionId: id }, ctx.newId(), nowIso);
-  const subject = { type: 'CASH_OUT' as const, amount, description: body.description, key: details.key, ...(details.document ? { document: details.document } : {}) };
+  const subject = {
+    type: 'CASH_OUT' as const,
+    amount,
+    description: body.description,
+    key: details.key,
+    ...(details.document ? { document: details.document } : {}),
+  };
   const outcome = scheduleOutcome(orderedRules(tx.data.rules), subject, now);
   const transfer = buildTransfer({
     id,
@@ -73,7 +79,15 @@ function complete(tx: Tx, ctx: AppContext, t: Transfer, receiver: Receiver, at: 
 function fail(tx: Tx, ctx: AppContext, t: Transfer, error: { code: string; message: string }, at: Date): Transfer {
   const done = failedTransfer(t, error, at.toISOString());
   const to = fundsRef(tx, t.accountId, t.merchantId);
-  tx.put('ledger', entryFor(balanceOf(tx), { from: 'world', to, amount: t.amount, kind: 'CASH_OUT_REVERSAL', transactionId: t.id }, ctx.newId(), done.updatedAt));
+  tx.put(
+    'ledger',
+    entryFor(
+      balanceOf(tx),
+      { from: 'world', to, amount: t.amount, kind: 'CASH_OUT_REVERSAL', transactionId: t.id },
+      ctx.newId(),
+      done.updatedAt,
+    ),
+  );
   tx.put('transactions', done);
   emitEvent(tx, done, done.updatedAt, ctx.newId);
   return done;

@@ -441,7 +441,8 @@ for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
  * part of them, perhaps) for anything else.
  */
 export function uuidToBytes(id: string, out: Uint8Array, at: number): boolean {
-  if (id.length !== 36 || id.charCodeAt(8) !== 45 || id.charCodeAt(13) !== 45 || id.charCodeAt(18) !== 45 || id.charCodeAt(23) !== 45) return false;
+  if (id.length !== 36 || id.charCodeAt(8) !== 45 || id.charCodeAt(13) !== 45 || id.charCodeAt(18) !== 45 || id.charCodeAt(23) !== 45)
+    return false;
   for (let i = 0; i < 36; i += 2) {
     if (i === 8 || i === 13 || i === 18 || i === 23) i++;
     const a = id.charCodeAt(i);

@@ -17,7 +17,7 @@ export class Indexes {
     const ix = new Indexes();
     for (const c of Object.keys(data) as (keyof Data)[]) {
       if (c === 'meta') continue;
-      for (const rec of Object.values(data[c])) ix.update(c, undefined, rec);
+      for (const rec of Object.values(data[c]) as EntityOf<typeof c>[]) ix.update(c, undefined, rec);
     }
     return ix;
   }

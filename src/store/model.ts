@@ -224,13 +224,7 @@ export interface Rule {
 }
 
 export type EventType =
-  | 'cashin.created'
-  | 'cashin.paid'
-  | 'cashin.expired'
-  | 'cashin.cancelled'
-  | 'cashout.created'
-  | 'cashout.completed'
-  | 'cashout.failed';
+  'cashin.created' | 'cashin.paid' | 'cashin.expired' | 'cashin.cancelled' | 'cashout.created' | 'cashout.completed' | 'cashout.failed';
 
 export interface WebhookEndpoint {
   id: string;

@@ -4,9 +4,7 @@
 import type { CollectionName, Data, Meta } from './model.js';
 
 export type Op =
-  | { c: CollectionName; id: string; v: unknown }
-  | { c: CollectionName; id: string; del: 1 }
-  | { meta: keyof Meta; v: unknown };
+  { c: CollectionName; id: string; v: unknown } | { c: CollectionName; id: string; del: 1 } | { meta: keyof Meta; v: unknown };
 
 export function applyOp(data: Data, op: Op): void {
   if ('meta' in op) {

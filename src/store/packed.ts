@@ -93,7 +93,7 @@ export class PackedCollection<T = unknown> {
   constructor(codec: Codec) {
     this.#codec = codec;
     this.view = makeView(this);
-    views.set(this.view, this as PackedCollection);
+    views.set(this.view, this);
   }
 
   get size(): number {
@@ -180,7 +180,8 @@ export class PackedCollection<T = unknown> {
 const views = new WeakMap<object, PackedCollection>();
 
 /** The packed collection behind a view (undefined for a plain object collection). */
-export const packedOf = (value: unknown): PackedCollection | undefined => (value && typeof value === 'object' ? views.get(value) : undefined);
+export const packedOf = (value: unknown): PackedCollection | undefined =>
+  value && typeof value === 'object' ? views.get(value) : undefined;
 
 /**
  * A collection's own record by id, or undefined. On a packed collection it decodes once; reading
@@ -210,7 +211,7 @@ function makeView<T>(coll: PackedCollection<T>): Record<string, T> {
         const v = coll.get(k);
         if (v !== undefined) return v;
       }
-      return Reflect.get(t, k, receiver);
+      return Reflect.get(t, k, receiver) as unknown;
     },
     set(_t, k, v) {
       if (typeof k !== 'string') return false;

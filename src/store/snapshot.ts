@@ -112,7 +112,10 @@ const OPEN_LINE = /^("(?:[^"\\]|\\.)*"):\{$/;
  * Reads the snapshot into `sink`. Resolves with null when there is no file, else with what the
  * file says about the log and its size. Throws SnapshotFormatError for a file that is not JSON.
  */
-export async function readSnapshot(file: string, sink: SnapshotSink): Promise<{ wal: number; bytes: number; layout: 'lines' | 'whole' } | null> {
+export async function readSnapshot(
+  file: string,
+  sink: SnapshotSink,
+): Promise<{ wal: number; bytes: number; layout: 'lines' | 'whole' } | null> {
   let fh: FileHandle;
   try {
     fh = await open(file, 'r');

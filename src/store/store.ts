@@ -32,13 +32,13 @@ class MemoryLog implements LogAdapter {
   #inner = new Memory<Data>();
   read = () => this.#inner.read();
   write = (data: Data) => this.#inner.write(data);
-  load = async () => ({ compact: false });
-  append = async () => undefined;
-  compact = async () => ({ done: Promise.resolve() });
+  load = () => Promise.resolve({ compact: false });
+  append = () => Promise.resolve();
+  compact = () => Promise.resolve({ done: Promise.resolve() });
   logBytes = () => 0;
   snapshotBytes = () => 0;
-  quiesce = async () => undefined;
-  close = async () => undefined;
+  quiesce = () => Promise.resolve();
+  close = () => Promise.resolve();
 }
 
 export interface StoreOptions {
@@ -50,7 +50,7 @@ export interface StoreOptions {
 
 /** `data` with its large collections packed (records moved, never shared with the plain object). */
 function adopt(plain: Data, codec: Codec): Data {
-  const data = { ...plain } as Data;
+  const data = { ...plain };
   for (const c of COLLECTIONS) {
     const source = (plain[c] ?? {}) as Record<string, unknown>;
     if (!PACKED_COLLECTIONS.includes(c)) {
@@ -93,7 +93,8 @@ export class Store {
     const fresh = emptyData(randomBytes(32).toString('hex'), opts.now());
     let data = adopt(fresh, new Codec());
     let ix = new Indexes();
-    const coll = (c: string) => (data as unknown as Record<string, Record<string, unknown>>)[c] ?? ((data as unknown as Record<string, unknown>)[c] = {});
+    const coll = (c: string) =>
+      (data as unknown as Record<string, Record<string, unknown>>)[c] ?? ((data as unknown as Record<string, unknown>)[c] = {});
     // records arrive one at a time and are packed at once (a packed collection's view packs what
     // is assigned to it): the store is never held twice over
     const sink: LoadSink = {
@@ -125,7 +126,10 @@ export class Store {
     const version = data.meta?.schemaVersion;
     if (typeof version !== 'number' || version > SCHEMA_VERSION) {
       await adapter.close();
-      throw new StoreFileError(opts.file ?? 'memory', `schema version ${String(version)} is not supported by this build (${SCHEMA_VERSION})`);
+      throw new StoreFileError(
+        opts.file ?? 'memory',
+        `schema version ${String(version)} is not supported by this build (${SCHEMA_VERSION})`,
+      );
     }
     const db = new Low<Data>(adapter, data);
     const store = new Store(db, adapter, opts.file, ix);
@@ -139,6 +143,7 @@ export class Store {
    * A throw rolls the change back and rejects without writing anything.
    */
   commit<T>(fn: (tx: Tx) => T): Promise<T> {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the write error, passed on as it came
     if (this.#failed) return Promise.reject(this.#failed);
     let result: T;
     try {
@@ -214,6 +219,7 @@ export class Store {
 
   /** Resolves when every change applied so far is durable. */
   sync(): Promise<void> {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the write error, passed on as it came
     if (this.#failed) return Promise.reject(this.#failed);
     if (this.#pending.length === 0 && !this.#writing) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -241,7 +247,9 @@ export class Store {
     this.data = adopt(data, new Codec());
     this.#db.data = this.data;
     this.ix = Indexes.build(this.data);
-    await (await this.#adapter.compact(this.data)).done;
+    await (
+      await this.#adapter.compact(this.data)
+    ).done;
   }
 
   async close(): Promise<void> {

@@ -112,7 +112,9 @@ export class WalAdapter implements LogAdapter {
 
   /** Compaction as lowdb sees it: the whole data written, waiting until it is in place. */
   async write(data: Data): Promise<void> {
-    await (await this.compact(data)).done;
+    await (
+      await this.compact(data)
+    ).done;
   }
 
   async compact(data: Data): Promise<{ done: Promise<void> }> {
@@ -176,7 +178,6 @@ export class WalAdapter implements LogAdapter {
     this.#wal ??= await open(this.walFile, 'a');
     return this.#wal;
   }
-
 }
 
 /** The rotated logs beside `walFile` (`<walFile>.<k>`), oldest first. */

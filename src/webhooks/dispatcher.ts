@@ -166,7 +166,10 @@ export class Dispatcher implements Worker {
       const cur = tx.get('deliveries', d.id);
       if (!cur || cur.status !== 'PENDING') return; // reset or cleared meanwhile
       const attempt = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
-      const next = endpoint && event ? afterAttempt(cur, attempt, schedule, clock.now().getTime()) : { ...cur, attempts: [...cur.attempts, attempt], status: 'DEAD' as const, nextAttemptAt: null };
+      const next =
+        endpoint && event
+          ? afterAttempt(cur, attempt, schedule, clock.now().getTime())
+          : { ...cur, attempts: [...cur.attempts, attempt], status: 'DEAD' as const, nextAttemptAt: null };
       tx.put('deliveries', next);
     });
   }

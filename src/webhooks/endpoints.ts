@@ -99,7 +99,8 @@ export function redeliver(tx: Tx, ctx: AppContext, id: string): { delivery: Deli
   const d = tx.get('deliveries', id);
   if (!d) throw notFound(`delivery ${id}`);
   const now = ctx.clock.nowIso();
-  if (!tx.get('webhookEndpoints', d.endpointId)) throw new SandboxError('INVALID_STATE', `the endpoint of delivery ${id} was deleted; register it again and fire the event`);
+  if (!tx.get('webhookEndpoints', d.endpointId))
+    throw new SandboxError('INVALID_STATE', `the endpoint of delivery ${id} was deleted; register it again and fire the event`);
   const event = tx.get('events', d.eventId);
   if (!event) throw new SandboxError('INVALID_STATE', `the event of delivery ${id} no longer exists; fire a new one`);
   if (d.status === 'PENDING') {
@@ -111,7 +112,12 @@ export function redeliver(tx: Tx, ctx: AppContext, id: string): { delivery: Deli
 }
 
 /** Emits the event for a transaction's current status (or `type`) to its account's endpoints (filters apply). */
-export function fireEvent(tx: Tx, ctx: AppContext, transactionId: string, type?: EventType): { event: WebhookEvent; deliveries: Delivery[] } {
+export function fireEvent(
+  tx: Tx,
+  ctx: AppContext,
+  transactionId: string,
+  type?: EventType,
+): { event: WebhookEvent; deliveries: Delivery[] } {
   const t = tx.get('transactions', transactionId);
   if (!t) throw notFound(`transaction ${transactionId}`);
   const prefix = t.type === 'CASH_IN' ? 'cashin.' : 'cashout.';

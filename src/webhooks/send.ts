@@ -16,7 +16,13 @@ export interface SendResult {
   aborted: boolean;
 }
 
-export function send(url: string, body: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs = ATTEMPT_TIMEOUT_MS): Promise<SendResult> {
+export function send(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  timeoutMs = ATTEMPT_TIMEOUT_MS,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {

@@ -40,7 +40,9 @@ export function verifySignature(input: VerifySignatureInput): boolean {
   const { payload, header, secret } = input;
   if (payload === undefined || payload === null) return false; // no body: nothing was signed
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload))
-    throw new TypeError('verifySignature: payload must be the raw body (string or Buffer), e.g. from express.raw({ type: "application/json" })');
+    throw new TypeError(
+      'verifySignature: payload must be the raw body (string or Buffer), e.g. from express.raw({ type: "application/json" })',
+    );
   if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('verifySignature: secret must be a non-empty string');
   if (typeof header !== 'string') return false;
   const parsed = parse(header);

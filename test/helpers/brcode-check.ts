@@ -7,7 +7,7 @@ import { crc16 } from '../../src/domain/brcode.js';
 /** A TLV walk written separately from the module under test, so the check does not share its bugs. */
 export function walk(s: string): [string, string][] {
   const out: [string, string][] = [];
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const len = Number(s.slice(i + 2, i + 4));
     out.push([s.slice(i, i + 2), s.slice(i + 4, i + 4 + len)]);
     i += 4 + len;
@@ -23,7 +23,10 @@ export function expectContractShape(code: string, location: string, amount: stri
   expect(get('00')).toBe('01');
   expect(get('01')).toBe('12');
   expect(get('26').length).toBeLessThanOrEqual(99);
-  expect(walk(get('26'))).toEqual([['00', 'br.gov.bcb.pix'], ['25', location]]);
+  expect(walk(get('26'))).toEqual([
+    ['00', 'br.gov.bcb.pix'],
+    ['25', location],
+  ]);
   expect(location.length).toBeLessThanOrEqual(77);
   expect(get('52')).toBe('0000');
   expect(get('53')).toBe('986');

@@ -5,7 +5,10 @@ import type { TestSandbox } from './sandbox.js';
 export const CUSTOMER = { name: 'Cliente Teste', document: '12345678909' };
 
 export async function createCharge(sb: TestSandbox, token: string, amount: number, extra: Record<string, unknown> = {}) {
-  const r = await sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount, description: 'control test', customer: CUSTOMER, ...extra } });
+  const r = await sb.request('POST', '/v1/banking/cash-in/pix', {
+    token,
+    body: { amount, description: 'control test', customer: CUSTOMER, ...extra },
+  });
   if (r.status !== 201) throw new Error(`cash-in failed: ${r.status} ${r.text}`);
   return r.body as { transactionId: string; pixCode: string; status: string; amount: number };
 }
@@ -14,7 +17,12 @@ export async function createTransfer(sb: TestSandbox, token: string, amount: num
   const r = await sb.request('POST', '/v1/banking/cash-out/pix', {
     token,
     headers: { 'x-idempotency-key': randomUUID() },
-    body: { type: 'pix_key', description: 'control test', amount: String(amount), details: { name: 'Recebedor', key: '11144477735', keyType: 'CPF', ...details } },
+    body: {
+      type: 'pix_key',
+      description: 'control test',
+      amount: String(amount),
+      details: { name: 'Recebedor', key: '11144477735', keyType: 'CPF', ...details },
+    },
   });
   if (r.status !== 201) throw new Error(`cash-out failed: ${r.status} ${r.text}`);
   return r.body as { transactionId: string; status: string };
@@ -40,7 +48,12 @@ export async function advance(sb: TestSandbox, seconds: number) {
 export function errorShape(r: { status: number; body: any }) {
   const b = r.body;
   const ok =
-    b && b.statusCode === r.status && typeof b.message === 'string' && b.message.length > 0 && typeof b.error?.code === 'string' && Array.isArray(b.error?.details);
+    b &&
+    b.statusCode === r.status &&
+    typeof b.message === 'string' &&
+    b.message.length > 0 &&
+    typeof b.error?.code === 'string' &&
+    Array.isArray(b.error?.details);
   if (!ok) throw new Error(`not the contract error shape: ${r.status} ${JSON.stringify(b)}`);
   return b as { statusCode: number; message: string; error: { code: string; details: { path: string; message: string }[] } };
 }

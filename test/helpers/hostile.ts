@@ -63,7 +63,11 @@ export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpe
   const specs: RouteSpec[] = [];
   const add = (method: string, path: string, auth: RouteSpec['auth'], valid: RouteSpec['valid'], extra: Partial<RouteSpec> = {}) =>
     specs.push({ method, path, body: valid !== null, valid, auth, ...extra });
-  add('POST', '/v1/oauth/token', 'none', () => ({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }));
+  add('POST', '/v1/oauth/token', 'none', () => ({
+    grant_type: 'client_credentials',
+    client_id: 'sandbox-client',
+    client_secret: 'sandbox-secret',
+  }));
   add('POST', '/v1/banking/cash-in/pix', 'account', () => ({
     amount: int(rand, 100, 50_000),
     description: 'hostile',
@@ -75,13 +79,24 @@ export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpe
     'POST',
     '/v1/banking/cash-out/pix',
     'account',
-    () => ({ type: 'pix_key', description: 'hostile', amount: String(int(rand, 1, 500)), details: { name: 'Fornecedor', key: doc, keyType: 'CPF', document: doc } }),
+    () => ({
+      type: 'pix_key',
+      description: 'hostile',
+      amount: String(int(rand, 1, 500)),
+      details: { name: 'Fornecedor', key: doc, keyType: 'CPF', document: doc },
+    }),
     { headers: () => ({ 'x-idempotency-key': uuidLike() }) },
   );
   add('GET', '/v1/banking/transactions/:transactionId', 'account', null);
   add('GET', '/v1/banking/balance', 'account', null);
   add('GET', '/v1/merchants', 'account', null);
-  add('POST', '/v1/merchants', 'account', () => ({ name: 'Loja', document: '11222333000181', document_type: 'CNPJ', email: 'loja@example.com', phone: '1133334444' }));
+  add('POST', '/v1/merchants', 'account', () => ({
+    name: 'Loja',
+    document: '11222333000181',
+    document_type: 'CNPJ',
+    email: 'loja@example.com',
+    phone: '1133334444',
+  }));
   add('GET', '/v1/merchants/balance', 'merchant', null);
   add('GET', '/v1/merchants/:merchantId', 'account', null);
   add('PATCH', '/v1/merchants/:merchantId', 'account', () => ({ name: 'Loja Nova', phone: '11999998888' }));
@@ -94,7 +109,14 @@ export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpe
       : {
           fixtures: {
             accounts: [
-              { id: ids.accountId, name: 'Sandbox default account', client_id: 'sandbox-client', client_secret: 'sandbox-secret', splitEnabled: true, balance: 1_000_000 },
+              {
+                id: ids.accountId,
+                name: 'Sandbox default account',
+                client_id: 'sandbox-client',
+                client_secret: 'sandbox-secret',
+                splitEnabled: true,
+                balance: 1_000_000,
+              },
             ],
           },
         },
@@ -118,7 +140,11 @@ export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpe
   add('POST', '/_sandbox/transfers/:id/complete', 'none', null);
   add('POST', '/_sandbox/transfers/:id/fail', 'none', () => ({ code: 'HOSTILE_FAILURE', message: 'failed on purpose' }));
   add('GET', '/_sandbox/pix-keys', 'none', null);
-  add('POST', '/_sandbox/pix-keys', 'none', () => ({ key: 'hostile@example.com', keyType: 'EMAIL', owner: { name: 'Dona', document: doc } }));
+  add('POST', '/_sandbox/pix-keys', 'none', () => ({
+    key: 'hostile@example.com',
+    keyType: 'EMAIL',
+    owner: { name: 'Dona', document: doc },
+  }));
   add('DELETE', '/_sandbox/pix-keys', 'none', null);
   add('GET', '/_sandbox/pix-keys/:key', 'none', null);
   add('DELETE', '/_sandbox/pix-keys/:key', 'none', null);
@@ -204,7 +230,25 @@ function fillPath(route: string, fill: (name: string) => string): string {
 // ---------- values ----------
 
 const LONE_SURROGATES = ['\ud800', '\udfff', 'a\ud83dz', '\udc00\ud800'];
-const UNICODE = ['é', '中文', '𝄞', '\u202eevil\u202c', 'שלום', 'مرحبا', '\u200b\u200d\ufeff', '\u0000', '\u0007\u001b[31m', '😀'.repeat(50), 'Ａ', 'ﬀ', '\r\n', '<script>alert(1)</script>', "' OR 1=1 --", '${jndi:ldap://x}', '{{7*7}}'];
+const UNICODE = [
+  'é',
+  '中文',
+  '𝄞',
+  '\u202eevil\u202c',
+  'שלום',
+  'مرحبا',
+  '\u200b\u200d\ufeff',
+  '\u0000',
+  '\u0007\u001b[31m',
+  '😀'.repeat(50),
+  'Ａ',
+  'ﬀ',
+  '\r\n',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '${jndi:ldap://x}',
+  '{{7*7}}',
+];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', '__defineGetter__', 'hasOwnProperty', 'toString', 'valueOf'];
 
 export function hostileString(rand: () => number): string {
@@ -223,7 +267,11 @@ function wrongTypeFor(original: unknown, rand: () => number): unknown {
   if (t !== 'number') choices.push(() => pick(rand, [0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, 123456789012345]));
   if (t !== 'string') choices.push(() => hostileString(rand) || 'x');
   if (t !== 'boolean') choices.push(() => rand() < 0.5);
-  if (t === 'string' || t === 'number' || t === 'boolean') choices.push(() => [original], () => ({ value: original }));
+  if (t === 'string' || t === 'number' || t === 'boolean')
+    choices.push(
+      () => [original],
+      () => ({ value: original }),
+    );
   if (t === 'string' || t === 'boolean' || t === 'object') choices.push(() => null);
   return pick(rand, choices)();
 }
@@ -270,16 +318,22 @@ export function badAuthorization(ids: Ids, rand: () => number): string {
     () => `Bearer ${ids.accountToken}x`,
     () => `Bearer ${ids.accountToken.split('.').slice(0, 2).join('.')}.`,
     // alg "none": unsigned
-    () => `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'x', acc: ids.accountId, iat: now, exp: now + 300 })).toString('base64url')}.`,
+    () =>
+      `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'x', acc: ids.accountId, iat: now, exp: now + 300 })).toString('base64url')}.`,
     // signed with another secret
-    () => `Bearer ${jwt.sign({ sub: 'sandbox-client', acc: ids.accountId, jti: 'x' }, 'not-the-secret', { algorithm: 'HS256', expiresIn: 300 })}`,
+    () =>
+      `Bearer ${jwt.sign({ sub: 'sandbox-client', acc: ids.accountId, jti: 'x' }, 'not-the-secret', { algorithm: 'HS256', expiresIn: 300 })}`,
     // expired
-    () => `Bearer ${jwt.sign({ sub: 'sandbox-client', acc: ids.accountId, jti: 'x', iat: now - 4000, exp: now - 3700 }, ids.signingSecret, { algorithm: 'HS256' })}`,
+    () =>
+      `Bearer ${jwt.sign({ sub: 'sandbox-client', acc: ids.accountId, jti: 'x', iat: now - 4000, exp: now - 3700 }, ids.signingSecret, { algorithm: 'HS256' })}`,
     // a principal that does not exist, or a prototype name as one
-    () => `Bearer ${jwt.sign({ sub: 'ghost', acc: pick(rand, [uuidLike(), '__proto__', 'constructor']), jti: 'x' }, ids.signingSecret, { algorithm: 'HS256', expiresIn: 300 })}`,
-    () => `Bearer ${jwt.sign({ sub: 'ghost', acc: ids.accountId, mer: pick(rand, [uuidLike(), '__proto__', 'toString']), jti: 'x' }, ids.signingSecret, { algorithm: 'HS256', expiresIn: 300 })}`,
+    () =>
+      `Bearer ${jwt.sign({ sub: 'ghost', acc: pick(rand, [uuidLike(), '__proto__', 'constructor']), jti: 'x' }, ids.signingSecret, { algorithm: 'HS256', expiresIn: 300 })}`,
+    () =>
+      `Bearer ${jwt.sign({ sub: 'ghost', acc: ids.accountId, mer: pick(rand, [uuidLike(), '__proto__', 'toString']), jti: 'x' }, ids.signingSecret, { algorithm: 'HS256', expiresIn: 300 })}`,
     // claims of the wrong types
-    () => `Bearer ${jwt.sign({ sub: 1, acc: { id: ids.accountId }, mer: [1], jti: null }, ids.signingSecret, { algorithm: 'HS256', expiresIn: 300 })}`,
+    () =>
+      `Bearer ${jwt.sign({ sub: 1, acc: { id: ids.accountId }, mer: [1], jti: null }, ids.signingSecret, { algorithm: 'HS256', expiresIn: 300 })}`,
     () => `Bearer ${jwt.sign('just a string payload', ids.signingSecret, { algorithm: 'HS256' })}`,
   ];
   return pick(rand, options)();
@@ -320,13 +374,21 @@ export function sendRaw(port: number, bytes: Buffer, timeoutMs = 1500): Promise<
 
 function rawRequest(method: string, target: string, headers: [string, string][], body?: string | Buffer): Buffer {
   const head = `${method} ${target} HTTP/1.1\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(body)]);
+  return Buffer.concat([
+    Buffer.from(head, 'latin1'),
+    body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(body),
+  ]);
 }
 
 /** The same request as raw bytes (the path exactly as written). */
 function toRaw(req: HostileRequest): Buffer {
   const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body);
-  const headers: [string, string][] = [['Host', '127.0.0.1'], ...Object.entries(req.headers), ['Content-Length', String(body?.length ?? 0)], ['Connection', 'close']];
+  const headers: [string, string][] = [
+    ['Host', '127.0.0.1'],
+    ...Object.entries(req.headers),
+    ['Content-Length', String(body?.length ?? 0)],
+    ['Connection', 'close'],
+  ];
   return rawRequest(req.method, req.path, headers, body);
 }
 
@@ -339,9 +401,20 @@ export interface Generator {
   mixed(): HostileRequest;
 }
 
-export function hostileGenerator(routes: { method: string; path: string }[], catalog: Map<string, RouteSpec>, ids: Ids, rand: () => number): Generator {
+export function hostileGenerator(
+  routes: { method: string; path: string }[],
+  catalog: Map<string, RouteSpec>,
+  ids: Ids,
+  rand: () => number,
+): Generator {
   const specOf = (r: { method: string; path: string }): RouteSpec =>
-    catalog.get(`${r.method} ${r.path}`) ?? { method: r.method, path: r.path, body: r.method !== 'GET' && r.method !== 'DELETE', valid: () => ({}), auth: r.path.startsWith('/v1/') ? 'account' : 'none' };
+    catalog.get(`${r.method} ${r.path}`) ?? {
+      method: r.method,
+      path: r.path,
+      body: r.method !== 'GET' && r.method !== 'DELETE',
+      valid: () => ({}),
+      auth: r.path.startsWith('/v1/') ? 'account' : 'none',
+    };
   const specs = routes.map(specOf);
   const mutating = specs.filter((s) => s.method !== 'GET');
   const withBody = specs.filter((s) => s.body);
@@ -367,14 +440,45 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
     const valid = JSON.stringify(json(s));
     const r = rand();
     const ct = { 'content-type': 'application/json' };
-    if (r < 0.15) return base('non-object-json', s, true, { headers: { ...base('', s, true).headers, ...ct }, body: pick(rand, ['[]', '"x"', '1', 'null', 'true', '[{}]', '-0', '1e999', `[${valid}]`]) });
+    if (r < 0.15)
+      return base('non-object-json', s, true, {
+        headers: { ...base('', s, true).headers, ...ct },
+        body: pick(rand, ['[]', '"x"', '1', 'null', 'true', '[{}]', '-0', '1e999', `[${valid}]`]),
+      });
     if (r < 0.35) {
       const cut = valid.length > 2 ? int(rand, 1, valid.length - 1) : 1;
       return base('truncated-json', s, true, { headers: { ...base('', s, true).headers, ...ct }, body: valid.slice(0, cut) });
     }
-    if (r < 0.45) return base('not-json', s, true, { headers: { ...base('', s, true).headers, ...ct }, body: pick(rand, ['{a:1}', "{'a':1}", '{"a":1,}', '{"a":NaN}', '\u0000', '\ufeff{"a":1', '{"a":"\\x41"}', '{"a":"\\ud800"', '<xml/>', '{"a":1}{"b":2}', '\u00ff\u00fe{']) });
+    if (r < 0.45)
+      return base('not-json', s, true, {
+        headers: { ...base('', s, true).headers, ...ct },
+        body: pick(rand, [
+          '{a:1}',
+          "{'a':1}",
+          '{"a":1,}',
+          '{"a":NaN}',
+          '\u0000',
+          '\ufeff{"a":1',
+          '{"a":"\\x41"}',
+          '{"a":"\\ud800"',
+          '<xml/>',
+          '{"a":1}{"b":2}',
+          '\u00ff\u00fe{',
+        ]),
+      });
     if (r < 0.65) {
-      const type = pick(rand, ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/jsonx', 'image/png', '*/*', 'application/x-www-form-urlencoded', 'text/json; charset=koi8-r']);
+      const type = pick(rand, [
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=utf-16',
+        'application/json; charset=latin1',
+        'application/jsonx',
+        'image/png',
+        '*/*',
+        'application/x-www-form-urlencoded',
+        'text/json; charset=koi8-r',
+      ]);
       // the token endpoint takes form bodies: there, send a form that lacks credentials
       const body = type === 'application/x-www-form-urlencoded' ? 'grant_type=client_credentials&client_id=x&client_secret=y' : valid;
       return base('wrong-content-type', s, true, { headers: { ...base('', s, true).headers, 'content-type': type }, body });
@@ -384,7 +488,14 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
       const big = `{"description":"${'x'.repeat(1024 * 1024 + int(rand, 1, 4096))}"}`;
       return base('oversized-body', s, true, { headers: { ...base('', s, true).headers, ...ct }, body: big });
     }
-    if (r < 0.8 && !ALL_OPTIONAL.has(s.path)) return base('deep-nesting', s, true, { headers: { ...base('', s, true).headers, ...ct }, body: `{"a":1,"nested":${deepNest(int(rand, 5_000, 60_000), rand() < 0.5 ? 'object' : 'array')}}`.replace('{"a":1,', pick(rand, ['[', '{"a":1,'])) });
+    if (r < 0.8 && !ALL_OPTIONAL.has(s.path))
+      return base('deep-nesting', s, true, {
+        headers: { ...base('', s, true).headers, ...ct },
+        body: `{"a":1,"nested":${deepNest(int(rand, 5_000, 60_000), rand() < 0.5 ? 'object' : 'array')}}`.replace(
+          '{"a":1,',
+          pick(rand, ['[', '{"a":1,']),
+        ),
+      });
     if (r < 0.9) {
       // a known field with a value of the wrong type
       const v = json(s);
@@ -398,7 +509,12 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
     if (ALL_OPTIONAL.has(s.path)) return garbageBody(s);
     return base('proto-only', s, true, {
       headers: { ...base('', s, true).headers, ...ct },
-      body: pick(rand, ['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"__proto__":null}', '{"prototype":[]}']),
+      body: pick(rand, [
+        '{"__proto__":{"polluted":true}}',
+        '{"constructor":{"prototype":{"polluted":true}}}',
+        '{"__proto__":null}',
+        '{"prototype":[]}',
+      ]),
     });
   };
 
@@ -430,7 +546,10 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
   };
 
   const rejectedViaRaw = (): HostileRequest => {
-    const s = pick(rand, mutating.filter((m) => m.body));
+    const s = pick(
+      rand,
+      mutating.filter((m) => m.body),
+    );
     const path = realPath(s);
     const auth = Object.entries(authHeader(s));
     const valid = JSON.stringify(json(s));
@@ -440,22 +559,91 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
     let kind: string;
     if (r < 0.15) {
       kind = 'raw-content-length-too-big';
-      raw = rawRequest(s.method, path, [host, ...auth, ['Content-Type', 'application/json'], ['Content-Length', String(valid.length + int(rand, 1, 100))], ['Connection', 'close']], valid.slice(0, Math.floor(valid.length / 2)));
+      raw = rawRequest(
+        s.method,
+        path,
+        [
+          host,
+          ...auth,
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(valid.length + int(rand, 1, 100))],
+          ['Connection', 'close'],
+        ],
+        valid.slice(0, Math.floor(valid.length / 2)),
+      );
     } else if (r < 0.3) {
       kind = 'raw-content-length-too-small';
-      raw = rawRequest(s.method, path, [host, ...auth, ['Content-Type', 'application/json'], ['Content-Length', String(Math.max(1, Math.floor(valid.length / 2)))], ['Connection', 'close']], valid);
+      raw = rawRequest(
+        s.method,
+        path,
+        [
+          host,
+          ...auth,
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(Math.max(1, Math.floor(valid.length / 2)))],
+          ['Connection', 'close'],
+        ],
+        valid,
+      );
     } else if (r < 0.4) {
       kind = 'raw-content-length-duplicated';
-      raw = rawRequest(s.method, path, [host, ...auth, ['Content-Type', 'application/json'], ['Content-Length', String(valid.length)], ['Content-Length', '3'], ['Connection', 'close']], valid);
+      raw = rawRequest(
+        s.method,
+        path,
+        [
+          host,
+          ...auth,
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(valid.length)],
+          ['Content-Length', '3'],
+          ['Connection', 'close'],
+        ],
+        valid,
+      );
     } else if (r < 0.5) {
       kind = 'raw-content-length-invalid';
-      raw = rawRequest(s.method, path, [host, ...auth, ['Content-Type', 'application/json'], ['Content-Length', pick(rand, ['-1', 'abc', '1e3', '0x10', '99999999999999999999'])], ['Connection', 'close']], valid);
+      raw = rawRequest(
+        s.method,
+        path,
+        [
+          host,
+          ...auth,
+          ['Content-Type', 'application/json'],
+          ['Content-Length', pick(rand, ['-1', 'abc', '1e3', '0x10', '99999999999999999999'])],
+          ['Connection', 'close'],
+        ],
+        valid,
+      );
     } else if (r < 0.6) {
       kind = 'raw-header-too-large';
-      raw = rawRequest(s.method, path, [host, ...auth, ['X-Huge', 'h'.repeat(int(rand, 17_000, 40_000))], ['Content-Type', 'application/json'], ['Content-Length', String(valid.length)], ['Connection', 'close']], valid);
+      raw = rawRequest(
+        s.method,
+        path,
+        [
+          host,
+          ...auth,
+          ['X-Huge', 'h'.repeat(int(rand, 17_000, 40_000))],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(valid.length)],
+          ['Connection', 'close'],
+        ],
+        valid,
+      );
     } else if (r < 0.7) {
       kind = 'raw-header-invalid-chars';
-      raw = rawRequest(s.method, path, [host, ...auth, ['X-Bad', pick(rand, ['a\u0000b', 'x\u007fy', 'line\rbreak'])], ['Content-Type', 'application/json'], ['Content-Length', String(valid.length)], ['Connection', 'close']], valid);
+      raw = rawRequest(
+        s.method,
+        path,
+        [
+          host,
+          ...auth,
+          ['X-Bad', pick(rand, ['a\u0000b', 'x\u007fy', 'line\rbreak'])],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(valid.length)],
+          ['Connection', 'close'],
+        ],
+        valid,
+      );
     } else if (r < 0.8) {
       // path tricks a client library would normalize away; the server must not
       kind = 'raw-path-trick';
@@ -476,13 +664,35 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
         `/${'a/'.repeat(int(rand, 500, 3000))}`,
       ]);
       // a body that no schema accepts, so that even a route the trick resolved to refuses it
-      raw = rawRequest(s.method, trick, [host, ['Content-Type', 'application/json'], ['Content-Length', '2'], ['Connection', 'close']], '[]');
+      raw = rawRequest(
+        s.method,
+        trick,
+        [host, ['Content-Type', 'application/json'], ['Content-Length', '2'], ['Connection', 'close']],
+        '[]',
+      );
     } else if (r < 0.9) {
       kind = 'raw-chunked-broken';
-      raw = rawRequest(s.method, path, [host, ...auth, ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked'], ['Connection', 'close']], `ff\r\n${valid.slice(0, 10)}\r\nzz\r\n`);
+      raw = rawRequest(
+        s.method,
+        path,
+        [host, ...auth, ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked'], ['Connection', 'close']],
+        `ff\r\n${valid.slice(0, 10)}\r\nzz\r\n`,
+      );
     } else {
       kind = 'raw-te-and-cl';
-      raw = rawRequest(s.method, path, [host, ...auth, ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked'], ['Content-Length', '5'], ['Connection', 'close']], `2\r\n[]\r\n0\r\n\r\n`);
+      raw = rawRequest(
+        s.method,
+        path,
+        [
+          host,
+          ...auth,
+          ['Content-Type', 'application/json'],
+          ['Transfer-Encoding', 'chunked'],
+          ['Content-Length', '5'],
+          ['Connection', 'close'],
+        ],
+        `2\r\n[]\r\n0\r\n\r\n`,
+      );
     }
     return base(kind, s, true, { raw });
   };
@@ -491,11 +701,29 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
     const s = pick(rand, specs);
     const known = new Set(routes.filter((r) => r.path === s.path).map((r) => r.method));
     // a method the path does not have: 405 (or 501/400 from node's parser for unknown verbs, never 5xx from the app)
-    const candidates = ['PUT', 'DELETE', 'PATCH', 'POST', 'PROPFIND', 'MKCOL', 'LINK', 'PURGE', 'SEARCH', 'TRACE', 'CONNECT', 'get', 'FOO', 'HEAD'].filter(
-      (m) => !known.has(m) && !(m === 'HEAD' && known.has('GET')),
-    );
+    const candidates = [
+      'PUT',
+      'DELETE',
+      'PATCH',
+      'POST',
+      'PROPFIND',
+      'MKCOL',
+      'LINK',
+      'PURGE',
+      'SEARCH',
+      'TRACE',
+      'CONNECT',
+      'get',
+      'FOO',
+      'HEAD',
+    ].filter((m) => !known.has(m) && !(m === 'HEAD' && known.has('GET')));
     const method = pick(rand, candidates);
-    const raw = rawRequest(method, realPath(s), [['Host', '127.0.0.1'], ...Object.entries(authHeader(s)), ['Content-Length', '0'], ['Connection', 'close']]);
+    const raw = rawRequest(method, realPath(s), [
+      ['Host', '127.0.0.1'],
+      ...Object.entries(authHeader(s)),
+      ['Content-Length', '0'],
+      ['Connection', 'close'],
+    ]);
     return base('odd-method', s, reject, { method, raw });
   };
 
@@ -522,7 +750,14 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
       const n = int(rand, 1, 4);
       for (let i = 0; i < n; i++) {
         const key = rand() < 0.5 ? pick(rand, PROTO_KEYS) : hostileString(rand) || 'k';
-        const value = pick(rand, ['{"polluted":true}', '{"prototype":{"polluted":true}}', '1', '"x"', 'null', JSON.stringify(hostileString(rand))]);
+        const value = pick(rand, [
+          '{"polluted":true}',
+          '{"prototype":{"polluted":true}}',
+          '1',
+          '"x"',
+          'null',
+          JSON.stringify(hostileString(rand)),
+        ]);
         text = withRawKey(text, key, value);
       }
     } else if (r < 0.8) {
@@ -530,14 +765,17 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
       const v = json(s);
       for (const p of paths(v)) {
         const leaf = p[p.length - 1]!;
-        if (typeof getAt(v, p) === 'string' && /name|description|message/.test(leaf)) setAt(v, p, (hostileString(rand) || 'x').slice(0, int(rand, 1, 160)));
+        if (typeof getAt(v, p) === 'string' && /name|description|message/.test(leaf))
+          setAt(v, p, (hostileString(rand) || 'x').slice(0, int(rand, 1, 160)));
       }
       text = JSON.stringify(v);
     } else {
       // extras inside known objects, or at the top: prototype keys, or nesting deep enough to
       // break any recursive copy or serializer that meets it (JSON.stringify gives up near 5,000)
       const v = json(s);
-      const objs = paths(v).filter((p) => p.length > 0 && getAt(v, p) !== null && typeof getAt(v, p) === 'object' && !Array.isArray(getAt(v, p)));
+      const objs = paths(v).filter(
+        (p) => p.length > 0 && getAt(v, p) !== null && typeof getAt(v, p) === 'object' && !Array.isArray(getAt(v, p)),
+      );
       text = JSON.stringify(v);
       const deep = rand() < 0.5;
       const key = deep ? 'extra' : pick(rand, PROTO_KEYS);
@@ -549,7 +787,13 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
       } else text = withRawKey(text, key, value);
       kind = deep ? 'deep-extra' : 'proto-extra';
     }
-    return base(kind, s, false, { headers: { ...base('', s, false).headers, 'content-type': pick(rand, ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/vnd.api+json']) }, body: text });
+    return base(kind, s, false, {
+      headers: {
+        ...base('', s, false).headers,
+        'content-type': pick(rand, ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/vnd.api+json']),
+      },
+      body: text,
+    });
   };
 
   const oddHeaders = (): HostileRequest => {
@@ -557,7 +801,8 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
     const req = base('odd-headers', s, false);
     const r = rand();
     if (r < 0.3) req.headers['x-request-id'] = pick(rand, ['', 'x'.repeat(5000), '../../etc', 'é', 'a b c', '${jndi}']);
-    else if (r < 0.6) req.headers['x-idempotency-key'] = pick(rand, ['', 'not-a-uuid', uuidLike().toUpperCase(), `${uuidLike()} `, 'x'.repeat(3000)]);
+    else if (r < 0.6)
+      req.headers['x-idempotency-key'] = pick(rand, ['', 'not-a-uuid', uuidLike().toUpperCase(), `${uuidLike()} `, 'x'.repeat(3000)]);
     else if (r < 0.8) req.headers['x-huge'] = 'v'.repeat(int(rand, 1000, 12_000));
     else req.headers.accept = pick(rand, ['text/html', 'application/xml', '*/*;q=0', 'image/png']);
     if (s.body) {
@@ -568,7 +813,10 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
   };
 
   const oddQuery = (): HostileRequest => {
-    const s = pick(rand, specs.filter((x) => x.method === 'GET'));
+    const s = pick(
+      rand,
+      specs.filter((x) => x.method === 'GET'),
+    );
     const q = pick(rand, [
       '?page=1&page=2',
       '?limit=1e3',
@@ -592,7 +840,10 @@ export function hostileGenerator(routes: { method: string; path: string }[], cat
 
   const validCall = (): HostileRequest => {
     // ordinary traffic in between, so that hostile requests meet real state changes
-    const s = pick(rand, specs.filter((x) => x.path !== '/_sandbox/faults' && x.path !== '/_sandbox/reset' || x.method === 'GET'));
+    const s = pick(
+      rand,
+      specs.filter((x) => (x.path !== '/_sandbox/faults' && x.path !== '/_sandbox/reset') || x.method === 'GET'),
+    );
     const req = base('valid', s, false);
     if (s.body) {
       req.headers['content-type'] = 'application/json';

@@ -23,7 +23,7 @@ function init() {
   const doc = buildOpenApi({ version: 'test' }) as unknown as Doc;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormatsModule as unknown as { default: (a: Ajv2020) => void }).default(ajv);
-  ajv.addSchema(doc as object, 'openapi.json');
+  ajv.addSchema(doc, 'openapi.json');
   const templates = Object.keys(doc.paths)
     .map((path) => ({
       path,
@@ -49,7 +49,10 @@ function validatorFor(ref: string): ValidateFunction {
 function bodyProblem(ref: string, body: unknown): string | null {
   const fn = validatorFor(ref);
   if (fn(body)) return null;
-  return (fn.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ');
+  return (fn.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`)
+    .join('; ');
 }
 
 const ERROR_REF = 'openapi.json#/components/schemas/Error';

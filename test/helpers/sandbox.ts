@@ -21,7 +21,11 @@ export interface TestSandbox {
   url: string;
   running: Running;
   dataDir: string | null;
-  request<T = any>(method: string, p: string, opts?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<HttpResult<T>>;
+  request<T = any>(
+    method: string,
+    p: string,
+    opts?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string },
+  ): Promise<HttpResult<T>>;
   token(creds?: { client_id: string; client_secret: string }): Promise<string>;
   stop(): Promise<void>;
 }
@@ -30,7 +34,16 @@ export async function startTestSandbox(overrides: Partial<Config> & { file?: boo
   const { file = false, ...rest } = overrides;
   // a given dataDir is reused (restart tests) and left in place by stop()
   const dataDir = file ? (rest.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'pix-sandbox-test-')))) : null;
-  const config = defaultConfig({ port: 0, httpsPort: null, memory: !file, dataDir: dataDir ?? '.', fsync: false, tick: false, quiet: true, ...rest });
+  const config = defaultConfig({
+    port: 0,
+    httpsPort: null,
+    memory: !file,
+    dataDir: dataDir ?? '.',
+    fsync: false,
+    tick: false,
+    quiet: true,
+    ...rest,
+  });
   const running = await boot(config);
   const url = running.listeners[0]!.url;
   const request: TestSandbox['request'] = async (method, p, opts = {}) => {

@@ -91,8 +91,8 @@ export function spawnSandbox(args: string[], timeoutMs = 20_000): Promise<ChildS
         resolve({ child, url: m[1]!, output: () => out, exited });
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     void exited.then((code) => {
       if (done) return;
       done = true;
@@ -165,17 +165,30 @@ export function checkLedger(data: Data): LedgerCheck {
   for (const [ref, b] of balances) if (b < 0) problems.push(`balance of ${ref} is ${b}`);
   const total = [...balances.values()].reduce((s, b) => s + b, 0);
   const expected = opening + paidIn - out + adjustments;
-  if (total !== expected) problems.push(`sum of balances ${total} ≠ opening ${opening} + paid cash-ins ${paidIn} − cash-outs ${out} + adjustments ${adjustments} = ${expected}`);
+  if (total !== expected)
+    problems.push(
+      `sum of balances ${total} ≠ opening ${opening} + paid cash-ins ${paidIn} − cash-outs ${out} + adjustments ${adjustments} = ${expected}`,
+    );
   return { ok: problems.length === 0, problems, total, expected, balances };
 }
 
 /** A request that never throws: network failures come back as status 0. */
-export async function call(base: string, method: string, p: string, opts: { body?: unknown; token?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}) {
+export async function call(
+  base: string,
+  method: string,
+  p: string,
+  opts: { body?: unknown; token?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
+) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers['content-type'] ??= 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   try {
-    const res = await fetch(base + p, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: opts.signal });
+    const res = await fetch(base + p, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
+    });
     const text = await res.text();
     let body: any = text;
     try {

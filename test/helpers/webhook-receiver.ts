@@ -66,7 +66,8 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       });
     });
   let srv = server();
-  const listen = (port: number) => new Promise<number>((resolve) => srv.listen(port, '127.0.0.1', () => resolve((srv.address() as AddressInfo).port)));
+  const listen = (port: number) =>
+    new Promise<number>((resolve) => srv.listen(port, '127.0.0.1', () => resolve((srv.address() as AddressInfo).port)));
   const port = await listen(0);
   const closeServer = () =>
     new Promise<void>((resolve) => {
@@ -88,7 +89,8 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
         const hits = received.filter(filter);
         if (hits.length >= count) return hits;
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${count} webhook requests, got ${hits.length}: ${hits.map((h) => h.body?.type).join(', ')}`);
+        if (left <= 0)
+          throw new Error(`expected ${count} webhook requests, got ${hits.length}: ${hits.map((h) => h.body?.type).join(', ')}`);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, Math.min(left, 200));
           waiters.push(() => {

@@ -19,7 +19,12 @@ export async function cashOut(sb: TestSandbox, token: string, details: Record<st
   const r = await sb.request('POST', '/v1/banking/cash-out/pix', {
     token,
     headers: { 'x-idempotency-key': randomUUID() },
-    body: { type: 'pix_key', description: 'webhook test', amount: '700', details: { name: 'João Souza', key: CPF_B, keyType: 'CPF', ...details } },
+    body: {
+      type: 'pix_key',
+      description: 'webhook test',
+      amount: '700',
+      details: { name: 'João Souza', key: CPF_B, keyType: 'CPF', ...details },
+    },
   });
   if (r.status !== 201) throw new Error(`cash-out failed: ${r.status} ${r.text}`);
   return r.body.transactionId as string;
@@ -40,7 +45,10 @@ export const fail = (sb: TestSandbox, id: string, code = 'BANK_REJECTED') =>
 /** advances the sandbox clock; the answer comes after the due work, webhook attempts included */
 export const advance = (sb: TestSandbox, seconds: number) => control(sb, '/_sandbox/clock/advance', { seconds });
 
-export async function register(sb: TestSandbox, body: Record<string, unknown>): Promise<{ id: string; secret: string; [k: string]: unknown }> {
+export async function register(
+  sb: TestSandbox,
+  body: Record<string, unknown>,
+): Promise<{ id: string; secret: string; [k: string]: unknown }> {
   const r = await sb.request('POST', '/_sandbox/webhooks', { body });
   if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text}`);
   return r.body;

@@ -48,7 +48,9 @@ test('an unusable certificate, or an HTTPS port in use, rejects the start and le
   const dataDir = await dataFolder();
   const before = openFiles();
   const missing = path.join(dataDir, 'missing.pem');
-  await expect(startSandbox({ dataDir, https: true, config: { tlsCert: missing, tlsKey: missing } })).rejects.toBeInstanceOf(TlsConfigError);
+  await expect(startSandbox({ dataDir, https: true, config: { tlsCert: missing, tlsKey: missing } })).rejects.toBeInstanceOf(
+    TlsConfigError,
+  );
   expect(openFiles()).toBe(before);
   // the HTTP listener was up when HTTPS failed: it is closed again too
   await expect(startSandbox({ dataDir, https: port })).rejects.toMatchObject({ code: 'EADDRINUSE' });

@@ -5,7 +5,16 @@ import { parsePix } from 'pix-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isEndToEndId } from '../../src/domain/end-to-end.js';
 import { payCharge } from '../../src/services/charges.js';
-import { advance, balanceOf, cashInBody, createAccount, createMerchant, decodeQrDataUrl, lookup, type TestMerchant } from '../helpers/money.js';
+import {
+  advance,
+  balanceOf,
+  cashInBody,
+  createAccount,
+  createMerchant,
+  decodeQrDataUrl,
+  lookup,
+  type TestMerchant,
+} from '../helpers/money.js';
 import { expectContractShape, walk } from '../helpers/brcode-check.js';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -58,7 +67,12 @@ describe('creating a charge', () => {
       expectContractBrCode(r.body.pixCode, location, `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`);
       const loc = await sb.request('GET', `/pix/qr/v2/${r.body.transactionId}`); // no Authorization, as a payer's bank reads it
       expect(loc.status).toBe(200);
-      expect(loc.body).toMatchObject({ id: r.body.transactionId, amount, status: 'WAITING_PAYMENT', expiresAt: expect.stringMatching(ISO) });
+      expect(loc.body).toMatchObject({
+        id: r.body.transactionId,
+        amount,
+        status: 'WAITING_PAYMENT',
+        expiresAt: expect.stringMatching(ISO),
+      });
     }
   });
 
@@ -99,7 +113,11 @@ describe('expiry and payment', () => {
     expect((await lookup(sb, token, r.body.transactionId)).body.data.status).toBe('WAITING_PAYMENT');
     await advance(sb, 1);
     const l = await lookup(sb, token, r.body.transactionId);
-    expect(l.body.data).toEqual({ id: r.body.transactionId, status: 'FAILED', error: { code: 'CHARGE_EXPIRED', message: expect.any(String) } });
+    expect(l.body.data).toEqual({
+      id: r.body.transactionId,
+      status: 'FAILED',
+      error: { code: 'CHARGE_EXPIRED', message: expect.any(String) },
+    });
     expect((await sb.request('GET', `/pix/qr/v2/${r.body.transactionId}`)).body.status).toBe('EXPIRED');
     expect(await balanceOf(sb, token)).toBe(before);
   });
@@ -128,13 +146,22 @@ describe('expiry and payment', () => {
     const r = await cashIn(cashInBody());
     const ctx = sb.running.ctx;
     await ctx.store.commit((tx) => payCharge(tx, ctx, r.body.transactionId));
-    await expect(ctx.store.commit((tx) => payCharge(tx, ctx, r.body.transactionId))).rejects.toMatchObject({ code: 'INVALID_STATE', status: 409 });
+    await expect(ctx.store.commit((tx) => payCharge(tx, ctx, r.body.transactionId))).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+      status: 409,
+    });
   });
 
   it('an outcome rule that pays at +5 s wins over the expiry at +60 s when the clock jumps an hour', async () => {
     const ctx = sb.running.ctx;
     await ctx.store.commit((tx) =>
-      tx.put('rules', { id: 'pay-777', seq: tx.nextSeq(), match: { type: 'CASH_IN', amount: 777 }, outcome: { action: 'pay', afterSeconds: 5, payer: { name: 'Rule Payer' } }, createdAt: ctx.clock.nowIso() }),
+      tx.put('rules', {
+        id: 'pay-777',
+        seq: tx.nextSeq(),
+        match: { type: 'CASH_IN', amount: 777 },
+        outcome: { action: 'pay', afterSeconds: 5, payer: { name: 'Rule Payer' } },
+        createdAt: ctx.clock.nowIso(),
+      }),
     );
     const r = await cashIn(cashInBody({ amount: 777, expiration: 60 }));
     await advance(sb, 3600);
@@ -181,7 +208,15 @@ describe('splits', () => {
   it('credits each wallet its share only when paid, and the remainder to the receiver', async () => {
     const before = await balanceOf(sb, token);
     const [wa, wb] = [wallet(a), wallet(b)];
-    const r = await cashIn(cashInBody({ amount: 10_000, split: [{ amount: 1_500, mode: 'FIXED', wallet_id: a.walletId }, { amount: 33, mode: 'PERCENTAGE', wallet_id: b.walletId.toUpperCase() }] }));
+    const r = await cashIn(
+      cashInBody({
+        amount: 10_000,
+        split: [
+          { amount: 1_500, mode: 'FIXED', wallet_id: a.walletId },
+          { amount: 33, mode: 'PERCENTAGE', wallet_id: b.walletId.toUpperCase() },
+        ],
+      }),
+    );
     expect(r.status).toBe(201);
     expect([wallet(a), wallet(b)]).toEqual([wa, wb]);
     await sb.running.ctx.store.commit((tx) => payCharge(tx, sb.running.ctx, r.body.transactionId));
@@ -202,9 +237,25 @@ describe('splits', () => {
   });
 
   it('shares may add up to the whole amount; more is 422 SPLIT_EXCEEDS_AMOUNT', async () => {
-    const ok = await cashIn(cashInBody({ amount: 100, split: [{ amount: 60, mode: 'FIXED', wallet_id: a.walletId }, { amount: 40, mode: 'PERCENTAGE', wallet_id: b.walletId }] }));
+    const ok = await cashIn(
+      cashInBody({
+        amount: 100,
+        split: [
+          { amount: 60, mode: 'FIXED', wallet_id: a.walletId },
+          { amount: 40, mode: 'PERCENTAGE', wallet_id: b.walletId },
+        ],
+      }),
+    );
     expect(ok.status).toBe(201);
-    const r = await cashIn(cashInBody({ amount: 100, split: [{ amount: 60, mode: 'FIXED', wallet_id: a.walletId }, { amount: 41, mode: 'PERCENTAGE', wallet_id: b.walletId }] }));
+    const r = await cashIn(
+      cashInBody({
+        amount: 100,
+        split: [
+          { amount: 60, mode: 'FIXED', wallet_id: a.walletId },
+          { amount: 41, mode: 'PERCENTAGE', wallet_id: b.walletId },
+        ],
+      }),
+    );
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe('SPLIT_EXCEEDS_AMOUNT');
   });
@@ -212,18 +263,28 @@ describe('splits', () => {
   it('a wallet that is not of this account is 422 WALLET_NOT_FOUND', async () => {
     const unknown = await cashIn(cashInBody({ split: [{ amount: 1, mode: 'FIXED', wallet_id: '00000000-0000-4000-8000-00000000beef' }] }));
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error).toEqual({ code: 'WALLET_NOT_FOUND', details: [{ path: '/split/0/wallet_id', message: expect.any(String) }] });
+    expect(unknown.body.error).toEqual({
+      code: 'WALLET_NOT_FOUND',
+      details: [{ path: '/split/0/wallet_id', message: expect.any(String) }],
+    });
     const other = await createAccount(sb, { splitEnabled: true });
     const foreign = await cashIn(cashInBody({ split: [{ amount: 1, mode: 'FIXED', wallet_id: a.walletId }] }), other.token);
     expect(foreign.status).toBe(422);
     expect(foreign.body.error.code).toBe('WALLET_NOT_FOUND');
   });
 
-  it("a wallet whose merchant is not ACTIVE is 422 WALLET_NOT_ACTIVE", async () => {
+  it('a wallet whose merchant is not ACTIVE is 422 WALLET_NOT_ACTIVE', async () => {
     const c = await createMerchant(sb, token, 'Split C');
     const ctx = sb.running.ctx;
     await ctx.store.commit((tx) => tx.put('merchants', { ...tx.get('merchants', c.id)!, status: 'SUSPENDED' }));
-    const r = await cashIn(cashInBody({ split: [{ amount: 1, mode: 'FIXED', wallet_id: a.walletId }, { amount: 1, mode: 'FIXED', wallet_id: c.walletId }] }));
+    const r = await cashIn(
+      cashInBody({
+        split: [
+          { amount: 1, mode: 'FIXED', wallet_id: a.walletId },
+          { amount: 1, mode: 'FIXED', wallet_id: c.walletId },
+        ],
+      }),
+    );
     expect(r.status).toBe(422);
     expect(r.body.error).toMatchObject({ code: 'WALLET_NOT_ACTIVE', details: [{ path: '/split/1/wallet_id' }] });
   });
@@ -239,7 +300,11 @@ describe('splits', () => {
 
   it.each([
     ['an empty array', [], '/split'],
-    ['eleven entries', Array.from({ length: 11 }, () => ({ amount: 1, mode: 'FIXED', wallet_id: '00000000-0000-4000-8000-000000000001' })), '/split'],
+    [
+      'eleven entries',
+      Array.from({ length: 11 }, () => ({ amount: 1, mode: 'FIXED', wallet_id: '00000000-0000-4000-8000-000000000001' })),
+      '/split',
+    ],
     ['a FIXED amount of 0', [{ amount: 0, mode: 'FIXED', wallet_id: '00000000-0000-4000-8000-000000000001' }], '/split/0/amount'],
     ['a PERCENTAGE of 101', [{ amount: 101, mode: 'PERCENTAGE', wallet_id: '00000000-0000-4000-8000-000000000001' }], '/split/0/amount'],
     ['an unknown mode', [{ amount: 1, mode: 'SHARE', wallet_id: '00000000-0000-4000-8000-000000000001' }], '/split/0/mode'],
@@ -253,7 +318,14 @@ describe('splits', () => {
   });
 
   it('refuses a wallet named twice with 400 VALIDATION_ERROR', async () => {
-    const r = await cashIn(cashInBody({ split: [{ amount: 1, mode: 'FIXED', wallet_id: a.walletId }, { amount: 2, mode: 'PERCENTAGE', wallet_id: a.walletId }] }));
+    const r = await cashIn(
+      cashInBody({
+        split: [
+          { amount: 1, mode: 'FIXED', wallet_id: a.walletId },
+          { amount: 2, mode: 'PERCENTAGE', wallet_id: a.walletId },
+        ],
+      }),
+    );
     expect(r.status).toBe(400);
     expect(r.body.error.details).toEqual([{ path: '/split/1/wallet_id', message: expect.stringContaining('more than once') }]);
   });
@@ -293,7 +365,13 @@ describe('validation', () => {
   });
 
   it('accepts the bounds: amount 1 and 1,000,000,000, expiration 60 and 2,592,000, a CNPJ customer', async () => {
-    for (const over of [{ amount: 1 }, { amount: 1_000_000_000 }, { expiration: 60 }, { expiration: 2_592_000 }, { customer: { name: 'Empresa', document: '11222333000181' } }]) {
+    for (const over of [
+      { amount: 1 },
+      { amount: 1_000_000_000 },
+      { expiration: 60 },
+      { expiration: 2_592_000 },
+      { customer: { name: 'Empresa', document: '11222333000181' } },
+    ]) {
       expect((await cashIn(cashInBody(over))).status).toBe(201);
     }
   });
@@ -310,7 +388,11 @@ describe('validation', () => {
     expect(none.body.error.code).toBe('UNAUTHORIZED');
     const text = await sb.request('POST', '/v1/banking/cash-in/pix', { token, raw: 'amount=1', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
-    const broken = await sb.request('POST', '/v1/banking/cash-in/pix', { token, raw: '{"amount":', headers: { 'content-type': 'application/json' } });
+    const broken = await sb.request('POST', '/v1/banking/cash-in/pix', {
+      token,
+      raw: '{"amount":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.body.error.code).toBe('INVALID_JSON');
   });
 

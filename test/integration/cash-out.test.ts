@@ -34,7 +34,13 @@ describe('creating a transfer', () => {
     const r = await cashOut(sb, token, cashOutBody(), key);
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(['amount', 'createdAt', 'status', 'transactionId', 'x-idempotency-key']);
-    expect(r.body).toEqual({ transactionId: expect.stringMatching(UUID), amount: 1_500, status: 'PROCESSING', createdAt: expect.any(String), 'x-idempotency-key': key });
+    expect(r.body).toEqual({
+      transactionId: expect.stringMatching(UUID),
+      amount: 1_500,
+      status: 'PROCESSING',
+      createdAt: expect.any(String),
+      'x-idempotency-key': key,
+    });
     expect(new Date(r.body.createdAt).toISOString()).toBe(r.body.createdAt);
     expect(await balanceOf(sb, token)).toBe(before - 1_500);
     const l = await lookup(sb, token, r.body.transactionId);
@@ -106,7 +112,11 @@ describe('creating a transfer', () => {
     ['details.keyType missing', { details: { name: 'A', key: CPF } }, '/details/keyType'],
     ['details.keyType unknown', { details: { name: 'A', key: CPF, keyType: 'IBAN' } }, '/details/keyType'],
     ['details.document malformed', { details: { name: 'A', key: CPF, keyType: 'CPF', document: '529.982.247-25' } }, '/details/document'],
-    ['details.document with wrong check digits', { details: { name: 'A', key: CPF, keyType: 'CPF', document: '52998224724' } }, '/details/document'],
+    [
+      'details.document with wrong check digits',
+      { details: { name: 'A', key: CPF, keyType: 'CPF', document: '52998224724' } },
+      '/details/document',
+    ],
   ])('%s → 400 VALIDATION_ERROR', async (_name, over, path) => {
     const body = JSON.parse(JSON.stringify(cashOutBody(over)));
     const r = await cashOut(sb, token, body);
@@ -129,7 +139,17 @@ describe('creating a transfer', () => {
     expect(transfersCount()).toBe(count);
     expect(await balanceOf(sb, poor.token)).toBe(1_000);
     // the refusal is not remembered: the same key works once the money is there
-    await sb.running.ctx.store.commit((tx) => tx.put('ledger', { id: randomUUID(), from: 'world', to: `account:${poor.id}`, amount: 1, transactionId: null, kind: 'ADJUSTMENT', at: sb.running.ctx.clock.nowIso() }));
+    await sb.running.ctx.store.commit((tx) =>
+      tx.put('ledger', {
+        id: randomUUID(),
+        from: 'world',
+        to: `account:${poor.id}`,
+        amount: 1,
+        transactionId: null,
+        kind: 'ADJUSTMENT',
+        at: sb.running.ctx.clock.nowIso(),
+      }),
+    );
     const again = await cashOut(sb, poor.token, cashOutBody({ amount: '1001' }), key);
     expect(again.status).toBe(201);
     expect(again.headers.get('x-sandbox-idempotent-replayed')).toBeNull();
@@ -142,7 +162,17 @@ describe('creating a transfer', () => {
     const r = await cashOut(sb, m.token, cashOutBody({ amount: '10' }));
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe('INSUFFICIENT_FUNDS');
-    await sb.running.ctx.store.commit((tx) => tx.put('ledger', { id: randomUUID(), from: 'world', to: `wallet:${m.walletId}`, amount: 100, transactionId: null, kind: 'ADJUSTMENT', at: sb.running.ctx.clock.nowIso() }));
+    await sb.running.ctx.store.commit((tx) =>
+      tx.put('ledger', {
+        id: randomUUID(),
+        from: 'world',
+        to: `wallet:${m.walletId}`,
+        amount: 100,
+        transactionId: null,
+        kind: 'ADJUSTMENT',
+        at: sb.running.ctx.clock.nowIso(),
+      }),
+    );
     expect((await cashOut(sb, m.token, cashOutBody({ amount: '10' }))).status).toBe(201);
     expect(await balanceOf(sb, m.token)).toBe(90);
     expect(await balanceOf(sb, token)).toBe(accountBefore);
@@ -168,7 +198,12 @@ describe('idempotency', () => {
     const count = transfersCount();
     // the same body with its keys in another order is the same request
     const { details, ...rest } = cashOutBody({ amount: '700' });
-    const second = await cashOut(sb, token, { details: { keyType: details.keyType, key: details.key, name: details.name }, ...rest }, key.toUpperCase());
+    const second = await cashOut(
+      sb,
+      token,
+      { details: { keyType: details.keyType, key: details.key, name: details.name }, ...rest },
+      key.toUpperCase(),
+    );
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
     expect(second.headers.get('x-sandbox-idempotent-replayed')).toBe('true');
@@ -261,6 +296,7 @@ describe('concurrency (real lowdb file)', () => {
       return files.some((text) => text.includes(id));
     };
     // slow disk: each append takes 150 ms more, so an answer given before its write would show
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- restored, and called with its own `this`
     const append = WalAdapter.prototype.append;
     WalAdapter.prototype.append = async function (this: WalAdapter, ops) {
       await new Promise((r) => setTimeout(r, 150));
@@ -339,8 +375,22 @@ describe('settlement by the key directory (CONTRACT §7)', () => {
     const ctx = sb.running.ctx;
     const now = ctx.clock.nowIso();
     await ctx.store.commit((tx) => {
-      tx.put('pixKeys', { id: 'ghost@example.com', key: 'ghost@example.com', keyType: 'EMAIL', owner: { name: 'Nobody', document: CPF }, unknown: true, createdAt: now });
-      tx.put('pixKeys', { id: '+5511912345678', key: '+5511912345678', keyType: 'PHONE', owner: { name: 'Owner Name', document: OTHER_CPF, ispb: '60701190' }, unknown: false, createdAt: now });
+      tx.put('pixKeys', {
+        id: 'ghost@example.com',
+        key: 'ghost@example.com',
+        keyType: 'EMAIL',
+        owner: { name: 'Nobody', document: CPF },
+        unknown: true,
+        createdAt: now,
+      });
+      tx.put('pixKeys', {
+        id: '+5511912345678',
+        key: '+5511912345678',
+        keyType: 'PHONE',
+        owner: { name: 'Owner Name', document: OTHER_CPF, ispb: '60701190' },
+        unknown: false,
+        createdAt: now,
+      });
     });
     const ghost = await cashOut(sb, token, cashOutBody({ amount: '10' }, { key: 'Ghost@Example.com', keyType: 'EMAIL' }));
     const phone = await cashOut(sb, token, cashOutBody({ amount: '10' }, { key: '+5511912345678', keyType: 'PHONE', document: OTHER_CPF }));

@@ -36,7 +36,13 @@ describe('startSandbox clients', () => {
   });
 
   it('acts as a merchant with withCredentials', async () => {
-    const created = await sb.client.merchants.create({ name: 'Padaria', document: '11222333000181', document_type: 'CNPJ', email: 'p@example.com', phone: '11987654321' });
+    const created = await sb.client.merchants.create({
+      name: 'Padaria',
+      document: '11222333000181',
+      document_type: 'CNPJ',
+      email: 'p@example.com',
+      phone: '11987654321',
+    });
     const merchant = sb.client.withCredentials(created.data.credentials);
     expect((await merchant.merchantBalance()).data.balance).toBe(0);
     await expect(sb.client.merchantBalance()).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });

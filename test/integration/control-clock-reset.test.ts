@@ -47,7 +47,9 @@ describe('clock', () => {
       expect(r.status).toBe(400);
       expect(errorShape(r).error.details[0]?.path).toBe('/seconds');
     }
-    expect(errorShape(await sb.request('POST', '/_sandbox/clock/advance', { body: {} })).error.details).toEqual([{ path: '/seconds', message: 'is required' }]);
+    expect(errorShape(await sb.request('POST', '/_sandbox/clock/advance', { body: {} })).error.details).toEqual([
+      { path: '/seconds', message: 'is required' },
+    ]);
   });
 });
 
@@ -91,7 +93,9 @@ describe('reset', () => {
     expect(await balance(sb, other)).toBe(100_000);
     const padaria = await sb.token({ client_id: 'padaria-client', client_secret: 'padaria-secret' });
     expect((await sb.request('GET', '/v1/merchants/balance', { token: padaria })).body.data.balance).toBe(0);
-    const suspended = await sb.request('POST', '/v1/oauth/token', { body: { client_id: 'oficina-client', client_secret: 'oficina-secret' } });
+    const suspended = await sb.request('POST', '/v1/oauth/token', {
+      body: { client_id: 'oficina-client', client_secret: 'oficina-secret' },
+    });
     expect(suspended.body.error).toBe('unauthorized_client');
     const merchants = await sb.request('GET', `/_sandbox/merchants?accountId=${DEFAULT_ACCOUNT_ID}`);
     expect(merchants.body.map((m: any) => [m.name, m.status, m.wallets[0].balance])).toEqual([
@@ -108,7 +112,15 @@ describe('reset', () => {
 
   it('loads an inline fixture object; an invalid set or name answers 400 and changes nothing', async () => {
     const inline = {
-      accounts: [{ id: '00000000-0000-4000-8000-000000000009', name: 'Inline', client_id: 'inline-client', client_secret: 'inline-secret', balance: 777 }],
+      accounts: [
+        {
+          id: '00000000-0000-4000-8000-000000000009',
+          name: 'Inline',
+          client_id: 'inline-client',
+          client_secret: 'inline-secret',
+          balance: 777,
+        },
+      ],
     };
     const r = await sb.request('POST', '/_sandbox/reset', { body: { fixtures: inline } });
     expect(r.status).toBe(200);

@@ -15,10 +15,27 @@ describe('faults', () => {
 
   it('serves status, code and latency exactly `times` times, then stops', async () => {
     const f = await sb.request('POST', '/_sandbox/faults', {
-      body: { method: 'get', path: '/v1/banking/balance', status: 503, code: 'SERVICE_UNAVAILABLE', message: 'down for maintenance', latencyMs: 150, times: 2 },
+      body: {
+        method: 'get',
+        path: '/v1/banking/balance',
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'down for maintenance',
+        latencyMs: 150,
+        times: 2,
+      },
     });
     expect(f.status).toBe(201);
-    expect(f.body).toMatchObject({ method: 'GET', path: '/v1/banking/balance', status: 503, code: 'SERVICE_UNAVAILABLE', latencyMs: 150, remaining: 2, probability: 1, hits: 0 });
+    expect(f.body).toMatchObject({
+      method: 'GET',
+      path: '/v1/banking/balance',
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      latencyMs: 150,
+      remaining: 2,
+      probability: 1,
+      hits: 0,
+    });
     for (let i = 0; i < 2; i++) {
       const started = performance.now();
       const r = await sb.request('GET', '/v1/banking/balance', { token });
@@ -91,7 +108,10 @@ describe('faults', () => {
     for (const [body, at] of cases) {
       const r = await sb.request('POST', '/_sandbox/faults', { body });
       expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(errorShape(r).error.details.map((d) => d.path), JSON.stringify(body)).toContain(at);
+      expect(
+        errorShape(r).error.details.map((d) => d.path),
+        JSON.stringify(body),
+      ).toContain(at);
     }
     expect((await sb.request('GET', '/_sandbox/faults')).body).toEqual([]);
   });

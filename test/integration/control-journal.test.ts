@@ -16,7 +16,10 @@ describe('request journal', () => {
     const t1 = await sb.token();
     // form body with HTTP Basic credentials
     const basic = Buffer.from(`${DEFAULT_CLIENT.client_id}:${DEFAULT_CLIENT.client_secret}`).toString('base64');
-    const t2 = await sb.request('POST', '/v1/oauth/token', { raw: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` } });
+    const t2 = await sb.request('POST', '/v1/oauth/token', {
+      raw: 'grant_type=client_credentials',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+    });
     expect(t2.status).toBe(200);
     // form body with the secret in it
     const t3 = await sb.request('POST', '/v1/oauth/token', {
@@ -54,14 +57,21 @@ describe('request journal', () => {
     expect(tokenCalls.filter((e: any) => e.status === 200).every((e: any) => e.responseBody.access_token === '[REDACTED]')).toBe(true);
     const merchant = r.body.find((e: any) => e.path === '/v1/merchants' && e.method === 'POST');
     expect(merchant.requestHeaders.authorization).toBe('Bearer [REDACTED]');
-    expect(merchant.responseBody.data.credentials).toMatchObject({ client_id: m.body.data.credentials.client_id, client_secret: '[REDACTED]' });
+    expect(merchant.responseBody.data.credentials).toMatchObject({
+      client_id: m.body.data.credentials.client_id,
+      client_secret: '[REDACTED]',
+    });
     expect(r.body.find((e: any) => e.path.startsWith('/v1/banking/balance?')).path).toBe('/v1/banking/balance?access_token=[REDACTED]');
   });
 
   it('records method, path, status, duration, request id and both bodies, newest first; control calls are not kept', async () => {
     await sb.request('DELETE', '/_sandbox/requests');
     const token = await sb.token();
-    const bad = await sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount: -1 }, headers: { 'x-request-id': 'journal-test-1' } });
+    const bad = await sb.request('POST', '/v1/banking/cash-in/pix', {
+      token,
+      body: { amount: -1 },
+      headers: { 'x-request-id': 'journal-test-1' },
+    });
     expect(bad.status).toBe(400);
     await sb.request('GET', '/_sandbox/accounts');
     const c = await createCharge(sb, token, 250);
@@ -75,12 +85,21 @@ describe('request journal', () => {
       'POST /v1/oauth/token 200',
     ]);
     const entry = list.find((e: any) => e.requestId === 'journal-test-1');
-    expect(entry).toMatchObject({ method: 'POST', status: 400, requestBody: { amount: -1 }, responseBody: { statusCode: 400, error: { code: 'VALIDATION_ERROR' } } });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      status: 400,
+      requestBody: { amount: -1 },
+      responseBody: { statusCode: 400, error: { code: 'VALIDATION_ERROR' } },
+    });
     expect(typeof entry.durationMs).toBe('number');
     expect(Date.parse(entry.at)).not.toBeNaN();
     const created = list[1];
     expect(created.responseBody.pixCode).toBe(c.pixCode);
-    expect(created.requestBody).toEqual({ amount: 250, description: 'control test', customer: { name: 'Cliente Teste', document: '12345678909' } }); // as sent: no defaults filled in
+    expect(created.requestBody).toEqual({
+      amount: 250,
+      description: 'control test',
+      customer: { name: 'Cliente Teste', document: '12345678909' },
+    }); // as sent: no defaults filled in
     expect(created.responseBody.qrCode.length).toBeLessThan(700); // the image is shortened
     const filtered = await sb.request('GET', '/_sandbox/requests?status=400&method=post&path=/v1/banking');
     expect(filtered.body.map((e: any) => e.requestId)).toEqual(['journal-test-1']);

@@ -26,7 +26,10 @@ describe('default magic values', () => {
     await advance(sb, 2);
     expect((await status(paid.transactionId)).status).toBe('WAITING_PAYMENT');
     await advance(sb, 1);
-    expect(await status(paid.transactionId)).toMatchObject({ status: 'COMPLETED', payer: { name: 'Pagador Sandbox', document: '52998224725' } });
+    expect(await status(paid.transactionId)).toMatchObject({
+      status: 'COMPLETED',
+      payer: { name: 'Pagador Sandbox', document: '52998224725' },
+    });
     expect((await status(expired.transactionId)).status).toBe('WAITING_PAYMENT');
     await advance(sb, 2);
     expect(await status(expired.transactionId)).toMatchObject({ status: 'FAILED', error: { code: 'CHARGE_EXPIRED' } });
@@ -55,7 +58,10 @@ describe('default magic values', () => {
     expect(await status(a.transactionId)).toEqual({
       id: a.transactionId,
       status: 'FAILED',
-      error: { code: 'INSUFFICIENT_FUNDS_AT_DESTINATION', message: 'the receiving institution refused the credit: insufficient funds at destination' },
+      error: {
+        code: 'INSUFFICIENT_FUNDS_AT_DESTINATION',
+        message: 'the receiving institution refused the credit: insufficient funds at destination',
+      },
     });
     expect(await status(b.transactionId)).toMatchObject({ status: 'FAILED', error: { code: 'ACCOUNT_CLOSED' } });
     expect(await balance(sb, await sb.token())).toBe(before);
@@ -76,15 +82,31 @@ describe('default magic values', () => {
     const before = await balance(sb, await sb.token());
     const unknown = await createTransfer(sb, await sb.token(), 1500, { key: 'naoexiste@pix-sandbox.test', keyType: 'EMAIL' });
     const unknownEvp = await createTransfer(sb, await sb.token(), 1501, { key: '00000000-0000-4000-8000-000000000404', keyType: 'RANDOM' });
-    const mismatch = await createTransfer(sb, await sb.token(), 1600, { key: 'maria@pix-sandbox.test', keyType: 'EMAIL', document: '11144477735' });
-    const matches = await createTransfer(sb, await sb.token(), 1700, { key: 'maria@pix-sandbox.test', keyType: 'EMAIL', document: '12345678909' });
+    const mismatch = await createTransfer(sb, await sb.token(), 1600, {
+      key: 'maria@pix-sandbox.test',
+      keyType: 'EMAIL',
+      document: '11144477735',
+    });
+    const matches = await createTransfer(sb, await sb.token(), 1700, {
+      key: 'maria@pix-sandbox.test',
+      keyType: 'EMAIL',
+      document: '12345678909',
+    });
     await advance(sb, 2);
     expect(await status(unknown.transactionId)).toMatchObject({ status: 'FAILED', error: { code: 'KEY_NOT_FOUND' } });
     expect(await status(unknownEvp.transactionId)).toMatchObject({ status: 'FAILED', error: { code: 'KEY_NOT_FOUND' } });
     expect(await status(mismatch.transactionId)).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_MISMATCH' } });
     expect(await status(matches.transactionId)).toMatchObject({
       status: 'COMPLETED',
-      receiver: { name: 'Maria Souza', document: '12345678909', ispb: '00000000', account_number: '12345-6', account_type: 'CACC', key: 'maria@pix-sandbox.test', keyType: 'EMAIL' },
+      receiver: {
+        name: 'Maria Souza',
+        document: '12345678909',
+        ispb: '00000000',
+        account_number: '12345-6',
+        account_type: 'CACC',
+        key: 'maria@pix-sandbox.test',
+        keyType: 'EMAIL',
+      },
     });
     expect(await balance(sb, await sb.token())).toBe(before - 1700);
   });
@@ -105,7 +127,11 @@ describe('default magic values', () => {
 describe('rules and key directory through the control API', () => {
   it('a new rule decides new transactions; first match wins; delete restores the default', async () => {
     const r = await sb.request('POST', '/_sandbox/rules', {
-      body: { id: 'test-fail-by-description', match: { type: 'CASH_OUT', descriptionContains: 'BOOM' }, outcome: { action: 'fail', code: 'BOOM', message: 'it exploded' } },
+      body: {
+        id: 'test-fail-by-description',
+        match: { type: 'CASH_OUT', descriptionContains: 'BOOM' },
+        outcome: { action: 'fail', code: 'BOOM', message: 'it exploded' },
+      },
     });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ id: 'test-fail-by-description', outcome: { action: 'fail', code: 'BOOM' } });
@@ -149,7 +175,9 @@ describe('rules and key directory through the control API', () => {
     expect(get.body.key).toBe('carlos@example.com');
 
     const t1 = await createTransfer(sb, await sb.token(), 100, { key: 'carlos@example.com', keyType: 'EMAIL', document: '12345678909' });
-    const replace = await sb.request('POST', '/_sandbox/pix-keys', { body: { key: 'carlos@example.com', keyType: 'EMAIL', owner, unknown: true } });
+    const replace = await sb.request('POST', '/_sandbox/pix-keys', {
+      body: { key: 'carlos@example.com', keyType: 'EMAIL', owner, unknown: true },
+    });
     expect(replace.status).toBe(200);
     const t2 = await createTransfer(sb, await sb.token(), 100, { key: 'carlos@example.com', keyType: 'EMAIL' });
     await advance(sb, 2);

@@ -22,9 +22,19 @@ async function newTenant(body: Record<string, unknown> = {}) {
 
 describe('accounts', () => {
   it('creates a tenant with its own credentials, shown once, and an opening balance', async () => {
-    const r = await sb.request('POST', '/_sandbox/accounts', { body: { name: 'Suite A', client_id: 'suite-a', client_secret: 'suite-a-secret', balance: 4321 } });
+    const r = await sb.request('POST', '/_sandbox/accounts', {
+      body: { name: 'Suite A', client_id: 'suite-a', client_secret: 'suite-a-secret', balance: 4321 },
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ name: 'Suite A', client_id: 'suite-a', client_secret: 'suite-a-secret', splitEnabled: false, autoPayAfterSeconds: null, settleAfterSeconds: 2, balance: 4321 });
+    expect(r.body).toMatchObject({
+      name: 'Suite A',
+      client_id: 'suite-a',
+      client_secret: 'suite-a-secret',
+      splitEnabled: false,
+      autoPayAfterSeconds: null,
+      settleAfterSeconds: 2,
+      balance: 4321,
+    });
     expect(r.body).not.toHaveProperty('secretHash');
     const token = await sb.token({ client_id: 'suite-a', client_secret: 'suite-a-secret' });
     expect(await balance(sb, token)).toBe(4321);
@@ -65,9 +75,18 @@ describe('accounts', () => {
 
   it('PATCH changes splitEnabled, autoPayAfterSeconds and settleAfterSeconds, with their effects', async () => {
     const t = await newTenant({ balance: 50_000 });
-    const p = await sb.request('PATCH', `/_sandbox/accounts/${t.account.id}`, { body: { autoPayAfterSeconds: 10, settleAfterSeconds: 30, name: 'Renamed' } });
+    const p = await sb.request('PATCH', `/_sandbox/accounts/${t.account.id}`, {
+      body: { autoPayAfterSeconds: 10, settleAfterSeconds: 30, name: 'Renamed' },
+    });
     expect(p.status).toBe(200);
-    expect(p.body).toMatchObject({ id: t.account.id, name: 'Renamed', autoPayAfterSeconds: 10, settleAfterSeconds: 30, splitEnabled: false, balance: 50_000 });
+    expect(p.body).toMatchObject({
+      id: t.account.id,
+      name: 'Renamed',
+      autoPayAfterSeconds: 10,
+      settleAfterSeconds: 30,
+      splitEnabled: false,
+      balance: 50_000,
+    });
 
     const charge = await createCharge(sb, t.token, 700);
     const transfer = await createTransfer(sb, t.token, 800);
@@ -82,10 +101,16 @@ describe('accounts', () => {
     // splitEnabled: off refuses a split, on accepts it
     const wallet = '00000000-0000-4000-8000-00000000ffff';
     const split = { split: { amount: 10, mode: 'FIXED', wallet_id: wallet } };
-    const off = await sb.request('POST', '/v1/banking/cash-in/pix', { token: t.token, body: { amount: 100, description: 'x', customer: { name: 'A', document: '12345678909' }, ...split } });
+    const off = await sb.request('POST', '/v1/banking/cash-in/pix', {
+      token: t.token,
+      body: { amount: 100, description: 'x', customer: { name: 'A', document: '12345678909' }, ...split },
+    });
     expect(errorShape(off).error.code).toBe('SPLIT_NOT_ENABLED');
     await sb.request('PATCH', `/_sandbox/accounts/${t.account.id}`, { body: { splitEnabled: true } });
-    const on = await sb.request('POST', '/v1/banking/cash-in/pix', { token: t.token, body: { amount: 100, description: 'x', customer: { name: 'A', document: '12345678909' }, ...split } });
+    const on = await sb.request('POST', '/v1/banking/cash-in/pix', {
+      token: t.token,
+      body: { amount: 100, description: 'x', customer: { name: 'A', document: '12345678909' }, ...split },
+    });
     expect(errorShape(on).error.code).toBe('WALLET_NOT_FOUND'); // past the feature check: the wallet is not theirs
   });
 
@@ -160,7 +185,12 @@ describe('merchant status', () => {
     expect(tok.body.error).toBe('unauthorized_client');
     const split = await sb.request('POST', '/v1/banking/cash-in/pix', {
       token: defaultToken,
-      body: { amount: 1000, description: 'x', customer: { name: 'A', document: '12345678909' }, split: [{ amount: 10, mode: 'PERCENTAGE', wallet_id: walletId }] },
+      body: {
+        amount: 1000,
+        description: 'x',
+        customer: { name: 'A', document: '12345678909' },
+        split: [{ amount: 10, mode: 'PERCENTAGE', wallet_id: walletId }],
+      },
     });
     expect(split.status).toBe(422);
     expect(errorShape(split).error.code).toBe('WALLET_NOT_ACTIVE');

@@ -100,7 +100,8 @@ describe('paying a copy-and-paste code', () => {
     expect(r1.status).toBe(400);
     expect(errorShape(r1).error.details[0]).toMatchObject({ path: '/pixCode' });
     expect(r1.body.message).toMatch(/CRC/);
-    const staticCode = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+    const staticCode =
+      '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
     const r2 = await sb.request('POST', '/_sandbox/pix/pay', { body: { pixCode: staticCode } });
     expect(r2.status).toBe(400);
     expect(r2.body.message).toMatch(/static/);
@@ -124,7 +125,9 @@ describe('transfers', () => {
     const before = await balance(sb, token);
     const t = await createTransfer(sb, token, 2500);
     expect(await balance(sb, token)).toBe(before - 2500);
-    const r = await sb.request('POST', `/_sandbox/transfers/${t.transactionId}/fail`, { body: { code: 'BANK_OFFLINE', message: 'the receiving bank is offline' } });
+    const r = await sb.request('POST', `/_sandbox/transfers/${t.transactionId}/fail`, {
+      body: { code: 'BANK_OFFLINE', message: 'the receiving bank is offline' },
+    });
     expect(r.status).toBe(200);
     expect((await lookup(sb, token, t.transactionId)).body.data).toEqual({
       id: t.transactionId,
@@ -147,7 +150,11 @@ describe('transfers', () => {
     const u = await createTransfer(sb, token, 51);
     const bad = await sb.request('POST', `/_sandbox/transfers/${u.transactionId}/fail`, { body: { code: 'lower case', message: '' } });
     expect(bad.status).toBe(400);
-    expect(errorShape(bad).error.details.map((d) => d.path).sort()).toEqual(['/code', '/message']);
+    expect(
+      errorShape(bad)
+        .error.details.map((d) => d.path)
+        .sort(),
+    ).toEqual(['/code', '/message']);
     expect((await lookup(sb, token, u.transactionId)).body.data.status).toBe('PROCESSING');
     const c = await createCharge(sb, token, 10);
     expect((await sb.request('POST', `/_sandbox/transfers/${c.transactionId}/complete`)).status).toBe(404);
@@ -177,7 +184,11 @@ describe('transaction list and detail', () => {
     const defaults = await sb.request('GET', `/_sandbox/transactions?accountId=${DEFAULT_ACCOUNT_ID}`);
     expect(defaults.body.every((x: any) => x.accountId === DEFAULT_ACCOUNT_ID)).toBe(true);
     const bad = await sb.request('GET', '/_sandbox/transactions?type=REFUND&limit=0');
-    expect(errorShape(bad).error.details.map((d) => d.path).sort()).toEqual(['/query/limit', '/query/type']);
+    expect(
+      errorShape(bad)
+        .error.details.map((d) => d.path)
+        .sort(),
+    ).toEqual(['/query/limit', '/query/type']);
   });
 
   it('shows one transaction in full: pixCode, its QR image, ledger entries', async () => {
@@ -187,7 +198,9 @@ describe('transaction list and detail', () => {
     expect(d.status).toBe(200);
     expect(d.body).toMatchObject({ id: c.transactionId, pixCode: c.pixCode, status: 'PAID' });
     expect(d.body.qrCode).toMatch(/^data:image\/png;base64,/);
-    expect(d.body.ledger).toEqual([expect.objectContaining({ transactionId: c.transactionId, amount: 321, kind: 'CASH_IN', to: `account:${DEFAULT_ACCOUNT_ID}` })]);
+    expect(d.body.ledger).toEqual([
+      expect.objectContaining({ transactionId: c.transactionId, amount: 321, kind: 'CASH_IN', to: `account:${DEFAULT_ACCOUNT_ID}` }),
+    ]);
     expect(Array.isArray(d.body.events)).toBe(true);
     expect((await sb.request('GET', '/_sandbox/transactions/2a2a2a2a-0000-4000-8000-000000000000')).status).toBe(404);
   });

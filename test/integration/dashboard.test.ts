@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const VIEWPORT = { width: 1366, height: 768 };
 const CPF_PAYER = '52998224725';
 const CPF_RECEIVER = '11144477735';
@@ -39,7 +47,11 @@ async function startHookReceiver(): Promise<{ url: string; got: Hook[]; close: (
   return { url: `http://127.0.0.1:${port}/hooks`, got, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 15_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -60,7 +72,11 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    [sb, browser, hooks] = await Promise.all([startTestSandbox({ tick: true }), chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }), startHookReceiver()]);
+    [sb, browser, hooks] = await Promise.all([
+      startTestSandbox({ tick: true }),
+      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
+      startHookReceiver(),
+    ]);
     token = await sb.token();
     page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(15_000); // fail with the locator's name, well before the test's own timeout
@@ -75,7 +91,10 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
   });
 
   const createCharge = async (description: string, amount: number) => {
-    const r = await sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount, description, customer: { name: 'Maria Silva', document: CPF_PAYER } } });
+    const r = await sb.request('POST', '/v1/banking/cash-in/pix', {
+      token,
+      body: { amount, description, customer: { name: 'Maria Silva', document: CPF_PAYER } },
+    });
     expect(r.status).toBe(201);
     return r.body as { transactionId: string; pixCode: string };
   };
@@ -142,11 +161,18 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     const ep = await sb.request('POST', '/_sandbox/webhooks', { body: { url: hooks.url, accountId: DEFAULT_ACCOUNT_ID } });
     expect(ep.status).toBe(201);
     // the clock must not settle the transfer before the page fails it
-    expect((await sb.request('PATCH', `/_sandbox/accounts/${DEFAULT_ACCOUNT_ID}`, { body: { settleAfterSeconds: 3600 } })).status).toBe(200);
+    expect((await sb.request('PATCH', `/_sandbox/accounts/${DEFAULT_ACCOUNT_ID}`, { body: { settleAfterSeconds: 3600 } })).status).toBe(
+      200,
+    );
     const created = await sb.request('POST', '/v1/banking/cash-out/pix', {
       token,
       headers: { 'x-idempotency-key': randomUUID() },
-      body: { type: 'pix_key', description: 'Dashboard transfer to fail', amount: '2500', details: { name: 'João Recebedor', document: CPF_RECEIVER, key: CPF_RECEIVER, keyType: 'CPF' } },
+      body: {
+        type: 'pix_key',
+        description: 'Dashboard transfer to fail',
+        amount: '2500',
+        details: { name: 'João Recebedor', document: CPF_RECEIVER, key: CPF_RECEIVER, keyType: 'CPF' },
+      },
     });
     expect(created.status).toBe(201);
     const id = created.body.transactionId as string;
@@ -181,13 +207,18 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     const lookup = await sb.request('GET', `/v1/banking/transactions/${id}`, { token });
     expect(lookup.body.data.status).toBe('FAILED');
     expect(lookup.body.data.error).toMatchObject({ code: 'ACCOUNT_CLOSED', message: 'the receiving account is closed' });
-    const hook = await until('the cashout.failed webhook', () => hooks.got.find((h) => h.body?.type === 'cashout.failed' && h.body.data.transactionId === id));
+    const hook = await until('the cashout.failed webhook', () =>
+      hooks.got.find((h) => h.body?.type === 'cashout.failed' && h.body.data.transactionId === id),
+    );
     expect(hook.body.data).toMatchObject({ status: 'FAILED', error: { code: 'ACCOUNT_CLOSED' } });
 
     // the delivery, in the transaction's details and in the Webhooks tab
     await page.keyboard.press('Enter'); // focus is on the row's Details button
     const delivery = page.locator('#tx-detail .delivery', { hasText: 'cashout.failed' });
-    await until('the delivery to show DELIVERED in the details', async () => (await delivery.count()) > 0 && (await delivery.textContent())?.includes('DELIVERED'));
+    await until(
+      'the delivery to show DELIVERED in the details',
+      async () => (await delivery.count()) > 0 && (await delivery.textContent())?.includes('DELIVERED'),
+    );
     await page.getByRole('tab', { name: 'Webhooks' }).click();
     const logged = page.locator('#delivery-rows tr', { hasText: 'cashout.failed' });
     await logged.waitFor();
@@ -197,12 +228,15 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
   });
 
   it('drives the rest of the control API: expire, clock, credit, settings, key directory, rules, faults, journal', async () => {
-    const announced = async (text: string) => until(`the announcement “${text}”`, async () => (await page.locator('#announce').textContent())?.includes(text));
+    const announced = async (text: string) =>
+      until(`the announcement “${text}”`, async () => (await page.locator('#announce').textContent())?.includes(text));
     const control = async (p: string) => (await sb.request('GET', p)).body;
 
     await page.getByRole('tab', { name: 'Transactions' }).click();
     const charge = await createCharge('Dashboard charge to expire', 777);
-    await row('Dashboard charge to expire').getByRole('button', { name: /^Expire/ }).click();
+    await row('Dashboard charge to expire')
+      .getByRole('button', { name: /^Expire/ })
+      .click();
     await announced('expired');
     expect((await control(`/_sandbox/transactions/${charge.transactionId}`)).status).toBe('EXPIRED');
 
@@ -233,7 +267,9 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     await keyForm.getByLabel('Owner document').fill(CPF_PAYER);
     await keyForm.getByRole('button', { name: 'Add key' }).click();
     await announced('Key painel@example.com added');
-    expect((await control('/_sandbox/pix-keys')).some((k: any) => k.key === 'painel@example.com' && k.owner.document === CPF_PAYER)).toBe(true);
+    expect((await control('/_sandbox/pix-keys')).some((k: any) => k.key === 'painel@example.com' && k.owner.document === CPF_PAYER)).toBe(
+      true,
+    );
     await page.getByRole('button', { name: 'Delete key painel@example.com' }).click();
     await announced('Deleted key painel@example.com');
     expect((await control('/_sandbox/pix-keys')).some((k: any) => k.key === 'painel@example.com')).toBe(false);
@@ -280,7 +316,9 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
 
   it('writes a screenshot of the page for people to look at, without a script error', async () => {
     await page.getByRole('tab', { name: 'Transactions' }).click();
-    await row('Dashboard charge to pay').getByRole('button', { name: /^Details/ }).click();
+    await row('Dashboard charge to pay')
+      .getByRole('button', { name: /^Details/ })
+      .click();
     await page.locator('#tx-detail img.qr').waitFor();
     await mkdir('test-output', { recursive: true });
     await page.screenshot({ path: 'test-output/dashboard.png' });
@@ -292,7 +330,10 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
 describe('dashboard with an admin token', { timeout: 60_000 }, () => {
   it('asks for the token, then shows the data with it, for the rest of the browser tab', async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    const [sb, browser] = await Promise.all([startTestSandbox({ adminToken: 'dash-admin-token' }), chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS })]);
+    const [sb, browser] = await Promise.all([
+      startTestSandbox({ adminToken: 'dash-admin-token' }),
+      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
+    ]);
     try {
       const page = await browser.newPage({ viewport: VIEWPORT });
       await page.goto(`${sb.url}/_sandbox/ui`);

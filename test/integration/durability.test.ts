@@ -24,12 +24,17 @@ interface Child {
 
 function run(dataDir: string): { proc: ChildProcess; exit: Child['exit']; stdout: () => string; stderr: () => string } {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--https-port', 'off'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--https-port', 'off'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { proc, exit, stdout: () => out, stderr: () => err };
 }
 
@@ -48,7 +53,11 @@ async function start(dataDir: string): Promise<Child> {
 }
 
 async function getToken(url: string): Promise<string> {
-  const r = await fetch(`${url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_CLIENT) });
+  const r = await fetch(`${url}/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEFAULT_CLIENT),
+  });
   return ((await r.json()) as { access_token: string }).access_token;
 }
 
@@ -58,7 +67,13 @@ async function createMerchant(url: string, token: string): Promise<string | null
     const r = await fetch(`${url}/v1/merchants`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ name: 'Crash Test', document: generateCpf(Math.random), document_type: 'CPF', email: 'c@t.example', phone: '11912345678' }),
+      body: JSON.stringify({
+        name: 'Crash Test',
+        document: generateCpf(Math.random),
+        document_type: 'CPF',
+        email: 'c@t.example',
+        phone: '11912345678',
+      }),
     });
     const body = (await r.json()) as { data: { merchant: { id: string } } };
     if (r.status !== 201) throw new Error(`unexpected ${r.status}: ${JSON.stringify(body)}`);

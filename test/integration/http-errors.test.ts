@@ -8,7 +8,13 @@ import { startTestSandbox, type HttpResult, type TestSandbox } from '../helpers/
 let sb: TestSandbox;
 let token: string;
 const JSON_CT = { 'content-type': 'application/json' };
-const merchant = () => ({ name: 'Loja', document: generateCpf(Math.random), document_type: 'CPF', email: 'a@loja.example', phone: '11912345678' });
+const merchant = () => ({
+  name: 'Loja',
+  document: generateCpf(Math.random),
+  document_type: 'CPF',
+  email: 'a@loja.example',
+  phone: '11912345678',
+});
 
 /** CONTRACT §3: exactly {statusCode, message, error: {code, details: []}} */
 function expectError(r: HttpResult, status: number, code: string) {
@@ -89,10 +95,17 @@ describe('error statuses', () => {
   it('answers 415 UNSUPPORTED_MEDIA_TYPE for a body that is not application/json', async () => {
     const body = JSON.stringify(merchant());
     for (const ct of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
-      expectError(await sb.request('POST', '/v1/merchants', { token, raw: body, headers: { 'content-type': ct } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expectError(
+        await sb.request('POST', '/v1/merchants', { token, raw: body, headers: { 'content-type': ct } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
     }
     // a JSON media type with a charset parameter is fine
-    expect((await sb.request('POST', '/v1/merchants', { token, raw: body, headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(201);
+    expect(
+      (await sb.request('POST', '/v1/merchants', { token, raw: body, headers: { 'content-type': 'application/json; charset=utf-8' } }))
+        .status,
+    ).toBe(201);
   });
 
   it('answers 400 INVALID_JSON for truncated or malformed JSON', async () => {
@@ -122,7 +135,13 @@ describe('error statuses', () => {
       expect(Object.keys(d).sort()).toEqual(['message', 'path']);
       expect(d.path).toMatch(/^\//);
     }
-    expect(r.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/document', '/document_type', '/email', '/name', '/phone']);
+    expect(r.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      '/document',
+      '/document_type',
+      '/email',
+      '/name',
+      '/phone',
+    ]);
     expect(r.body.message).toMatch(/more problems/);
   });
 });

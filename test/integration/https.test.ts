@@ -22,16 +22,20 @@ interface HttpsAnswer {
 
 function httpsPost(url: string, p: string, body: unknown, ca?: string): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
-    const req = https.request(url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(ca ? { ca } : {}) }, (res) => {
-      const fingerprint256 = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined, fingerprint256 });
-      });
-    });
+    const req = https.request(
+      url + p,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, ...(ca ? { ca } : {}) },
+      (res) => {
+        const fingerprint256 = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined, fingerprint256 });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -44,8 +48,8 @@ function runCommand(args: string[], extraEnv: Record<string, string> = {}) {
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_'))), ...extraEnv };
   const proc = spawn(process.execPath, [packagePath('dist', 'bin', 'pix-sandbox.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr.on('data', (b: Buffer) => (out += b.toString()));
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
   return {
     proc,
@@ -150,7 +154,9 @@ describe('HTTPS', () => {
     expect(res.status).toBe(200);
     expect(res.fingerprint256).toBe(new X509Certificate(a.cert).fingerprint256);
 
-    await expect(startTestSandbox({ httpsPort: 0, tlsCert, tlsKey: path.join(dir, 'other-key.pem') })).rejects.toBeInstanceOf(TlsConfigError);
+    await expect(startTestSandbox({ httpsPort: 0, tlsCert, tlsKey: path.join(dir, 'other-key.pem') })).rejects.toBeInstanceOf(
+      TlsConfigError,
+    );
     await expect(startTestSandbox({ httpsPort: 0, tlsCert })).rejects.toThrow(/together/);
   });
 
@@ -196,11 +202,19 @@ describe('HTTPS', () => {
     });
     await new Promise<void>((r) => rx.listen(0, '127.0.0.1', () => r()));
     const rxUrl = `https://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
-    const cmd = runCommand(['serve', '--memory', '--port', '0', '--https-port', 'off', '--webhook-url', rxUrl], { NODE_EXTRA_CA_CERTS: caFile });
+    const cmd = runCommand(['serve', '--memory', '--port', '0', '--https-port', 'off', '--webhook-url', rxUrl], {
+      NODE_EXTRA_CA_CERTS: caFile,
+    });
     try {
       await cmd.waitFor(/listening on (http:\/\/\S+)/);
       const url = /listening on (http:\/\/\S+)/.exec(cmd.out())![1]!;
-      const token = (await (await fetch(`${url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tokenBody) })).json()) as { access_token: string };
+      const token = (await (
+        await fetch(`${url}/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(tokenBody),
+        })
+      ).json()) as { access_token: string };
       const charge = await fetch(`${url}/v1/banking/cash-in/pix`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
@@ -209,7 +223,8 @@ describe('HTTPS', () => {
       expect(charge.status).toBe(201);
       const { transactionId } = (await charge.json()) as { transactionId: string };
       const deadline = Date.now() + 15_000;
-      while (!received.some((e) => e.data.transactionId === transactionId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!received.some((e) => e.data.transactionId === transactionId) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(received.find((e) => e.data.transactionId === transactionId)?.type, cmd.out()).toBe('cashin.created');
     } finally {
       cmd.kill();

@@ -19,7 +19,14 @@ beforeAll(async () => {
   sb = await startTestSandbox();
   const now = sb.running.ctx.clock.nowIso();
   await sb.running.ctx.store.commit((tx) =>
-    tx.put('pixKeys', { id: 'gone@example.com', key: 'gone@example.com', keyType: 'EMAIL', owner: { name: 'X', document: '52998224725' }, unknown: true, createdAt: now }),
+    tx.put('pixKeys', {
+      id: 'gone@example.com',
+      key: 'gone@example.com',
+      keyType: 'EMAIL',
+      owner: { name: 'X', document: '52998224725' },
+      unknown: true,
+      createdAt: now,
+    }),
   );
 });
 afterAll(async () => {
@@ -93,7 +100,9 @@ describe('ledger random walk', () => {
     }
 
     const open = (type: 'CASH_IN' | 'CASH_OUT') =>
-      Object.values(store.data.transactions).filter((t) => t.type === type && (t.status === 'WAITING_PAYMENT' || t.status === 'PROCESSING')).map((t) => t.id);
+      Object.values(store.data.transactions)
+        .filter((t) => t.type === type && (t.status === 'WAITING_PAYMENT' || t.status === 'PROCESSING'))
+        .map((t) => t.id);
 
     const ops: Record<string, () => Promise<void>> = {
       async cashIn() {
@@ -103,7 +112,11 @@ describe('ledger random walk', () => {
         if (random() < 0.4) {
           const wallets = merchants.filter(() => random() < 0.7);
           if (wallets.length > 0)
-            body.split = wallets.map((m) => (random() < 0.5 ? { mode: 'FIXED', amount: int(1, Math.max(1, Math.floor(amount / 3))), wallet_id: m.walletId } : { mode: 'PERCENTAGE', amount: int(1, 45), wallet_id: m.walletId }));
+            body.split = wallets.map((m) =>
+              random() < 0.5
+                ? { mode: 'FIXED', amount: int(1, Math.max(1, Math.floor(amount / 3))), wallet_id: m.walletId }
+                : { mode: 'PERCENTAGE', amount: int(1, 45), wallet_id: m.walletId },
+            );
         }
         const r = await sb.request('POST', '/v1/banking/cash-in/pix', { token: who.token(), body });
         expect([201, 422]).toContain(r.status);
@@ -156,7 +169,10 @@ describe('ledger random walk', () => {
         try {
           await store.commit((tx) => {
             const m = amount > 0 ? { from: 'world' as const, to: ref, amount } : { from: ref, to: 'world' as const, amount: -amount };
-            tx.put('ledger', entryFor((r) => tx.ix.balance(r), { ...m, kind: 'ADJUSTMENT', transactionId: null }, randomUUID(), ctx.clock.nowIso()));
+            tx.put(
+              'ledger',
+              entryFor((r) => tx.ix.balance(r), { ...m, kind: 'ADJUSTMENT', transactionId: null }, randomUUID(), ctx.clock.nowIso()),
+            );
           });
           adjustments.set(ref, (adjustments.get(ref) ?? 0) + amount);
         } catch (e) {

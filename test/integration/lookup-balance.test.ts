@@ -3,7 +3,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelCharge, expireCharge, payCharge } from '../../src/services/charges.js';
 import { completeTransfer, failTransfer } from '../../src/services/transfers.js';
-import { advance, balanceOf, cashInBody, cashOut, cashOutBody, createAccount, createMerchant, lookup, type TestMerchant } from '../helpers/money.js';
+import {
+  advance,
+  balanceOf,
+  cashInBody,
+  cashOut,
+  cashOutBody,
+  createAccount,
+  createMerchant,
+  lookup,
+  type TestMerchant,
+} from '../helpers/money.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -71,8 +81,20 @@ describe('balance', () => {
 describe('lookup envelopes', () => {
   it('a charge: WAITING_PAYMENT → id and status only; PAID → COMPLETED with end_to_end_id and payer', async () => {
     const id = await charge();
-    expect((await lookup(sb, token, id)).body).toEqual({ statusCode: 200, message: expect.any(String), data: { id, status: 'WAITING_PAYMENT' } });
-    await act((tx) => payCharge(tx, sb.running.ctx, id, { name: 'Pagador', document: '11144477735', ispb: '00000000', account_number: '12345-6', account_type: 'SVGS' }));
+    expect((await lookup(sb, token, id)).body).toEqual({
+      statusCode: 200,
+      message: expect.any(String),
+      data: { id, status: 'WAITING_PAYMENT' },
+    });
+    await act((tx) =>
+      payCharge(tx, sb.running.ctx, id, {
+        name: 'Pagador',
+        document: '11144477735',
+        ispb: '00000000',
+        account_number: '12345-6',
+        account_type: 'SVGS',
+      }),
+    );
     const l = await lookup(sb, token, id);
     expect(l.body.data).toEqual({
       id,
@@ -87,8 +109,16 @@ describe('lookup envelopes', () => {
     const cancelled = await charge();
     await act((tx) => expireCharge(tx, sb.running.ctx, expired));
     await act((tx) => cancelCharge(tx, sb.running.ctx, cancelled));
-    expect((await lookup(sb, token, expired)).body.data).toEqual({ id: expired, status: 'FAILED', error: { code: 'CHARGE_EXPIRED', message: expect.any(String) } });
-    expect((await lookup(sb, token, cancelled)).body.data).toEqual({ id: cancelled, status: 'FAILED', error: { code: 'CHARGE_CANCELLED', message: expect.any(String) } });
+    expect((await lookup(sb, token, expired)).body.data).toEqual({
+      id: expired,
+      status: 'FAILED',
+      error: { code: 'CHARGE_EXPIRED', message: expect.any(String) },
+    });
+    expect((await lookup(sb, token, cancelled)).body.data).toEqual({
+      id: cancelled,
+      status: 'FAILED',
+      error: { code: 'CHARGE_CANCELLED', message: expect.any(String) },
+    });
   });
 
   it('a transfer: PROCESSING → id and status; failed with any code → FAILED with that error; forced COMPLETED → receiver', async () => {
@@ -97,12 +127,22 @@ describe('lookup envelopes', () => {
     const b = (await cashOut(sb, token, cashOutBody({ amount: '400' }, { document: '11144477735' }))).body.transactionId;
     expect((await lookup(sb, token, a)).body.data).toEqual({ id: a, status: 'PROCESSING' });
     await act((tx) => failTransfer(tx, sb.running.ctx, a, { code: 'AM04', message: 'insufficient funds at the destination' }));
-    expect((await lookup(sb, token, a)).body.data).toEqual({ id: a, status: 'FAILED', error: { code: 'AM04', message: 'insufficient funds at the destination' } });
+    expect((await lookup(sb, token, a)).body.data).toEqual({
+      id: a,
+      status: 'FAILED',
+      error: { code: 'AM04', message: 'insufficient funds at the destination' },
+    });
     // complete forces COMPLETED even though the document does not match the key
     await act((tx) => completeTransfer(tx, sb.running.ctx, b));
-    expect((await lookup(sb, token, b)).body.data).toMatchObject({ id: b, status: 'COMPLETED', receiver: { document: '52998224725', key: '52998224725', keyType: 'CPF' } });
+    expect((await lookup(sb, token, b)).body.data).toMatchObject({
+      id: b,
+      status: 'COMPLETED',
+      receiver: { document: '52998224725', key: '52998224725', keyType: 'CPF' },
+    });
     expect(await balanceOf(sb, token)).toBe(before - 400);
-    await expect(act((tx) => failTransfer(tx, sb.running.ctx, b, { code: 'X', message: 'y' }))).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(act((tx) => failTransfer(tx, sb.running.ctx, b, { code: 'X', message: 'y' }))).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+    });
   });
 
   it('answers 400 for an id that is not a UUID and 404 for an unknown one', async () => {
@@ -129,7 +169,11 @@ describe('who sees what', () => {
 
   it('another account gets 404, never 403, for every transaction of this one — and the reverse', async () => {
     const stranger = await createAccount(sb, { balance: 1_000 });
-    const ids = [await charge(token), await charge(merchant.token), (await cashOut(sb, token, cashOutBody({ amount: '1' }))).body.transactionId];
+    const ids = [
+      await charge(token),
+      await charge(merchant.token),
+      (await cashOut(sb, token, cashOutBody({ amount: '1' }))).body.transactionId,
+    ];
     for (const id of ids) {
       const r = await lookup(sb, stranger.token, id);
       expect(r.status).toBe(404);
@@ -152,7 +196,11 @@ describe('who sees what', () => {
 describe('errors that every money endpoint can answer', () => {
   const calls = (t: string | null) => [
     sb.request('POST', '/v1/banking/cash-in/pix', { token: t, body: cashInBody() }),
-    sb.request('POST', '/v1/banking/cash-out/pix', { token: t, body: cashOutBody(), headers: { 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' } }),
+    sb.request('POST', '/v1/banking/cash-out/pix', {
+      token: t,
+      body: cashOutBody(),
+      headers: { 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' },
+    }),
     sb.request('GET', '/v1/banking/transactions/00000000-0000-4000-8000-0000000000aa', { token: t }),
     sb.request('GET', '/v1/banking/balance', { token: t }),
   ];
@@ -173,9 +221,17 @@ describe('errors that every money endpoint can answer', () => {
     const t = await sb.token();
     const huge = JSON.stringify({ ...cashInBody(), description: 'x'.repeat(1_100_000) });
     for (const p of ['/v1/banking/cash-in/pix', '/v1/banking/cash-out/pix']) {
-      const big = await sb.request('POST', p, { token: t, raw: huge, headers: { 'content-type': 'application/json', 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' } });
+      const big = await sb.request('POST', p, {
+        token: t,
+        raw: huge,
+        headers: { 'content-type': 'application/json', 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' },
+      });
       expect([big.status, big.body.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
-      const xml = await sb.request('POST', p, { token: t, raw: '<pix/>', headers: { 'content-type': 'application/xml', 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' } });
+      const xml = await sb.request('POST', p, {
+        token: t,
+        raw: '<pix/>',
+        headers: { 'content-type': 'application/xml', 'x-idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' },
+      });
       expect([xml.status, xml.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
     }
   });

@@ -11,7 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const cpf = () => generateCpf(random);
 const cnpj = () => generateCnpj(random);
 /** a CPF with its last check digit changed */
@@ -40,7 +40,17 @@ async function addAccount(): Promise<{ id: string; token: string }> {
   const now = sb.running.ctx.clock.nowIso();
   const secretHash = await hashSecret(secret);
   await sb.running.ctx.store.commit((tx) =>
-    tx.put('accounts', { id, name: 'isolated', clientId, secretHash, splitEnabled: false, autoPayAfterSeconds: null, settleAfterSeconds: 2, createdAt: now, updatedAt: now }),
+    tx.put('accounts', {
+      id,
+      name: 'isolated',
+      clientId,
+      secretHash,
+      splitEnabled: false,
+      autoPayAfterSeconds: null,
+      settleAfterSeconds: 2,
+      createdAt: now,
+      updatedAt: now,
+    }),
   );
   return { id, token: await sb.token({ client_id: clientId, client_secret: secret }) };
 }
@@ -48,7 +58,11 @@ async function addAccount(): Promise<{ id: string; token: string }> {
 async function create(tok: string, over: Record<string, unknown> = {}) {
   const r = await sb.request('POST', '/v1/merchants', { token: tok, body: merchantBody(over) });
   if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
-  return r.body.data as { merchant: { id: string; created_at: string }; wallet_id: string; credentials: { client_id: string; client_secret: string } };
+  return r.body.data as {
+    merchant: { id: string; created_at: string };
+    wallet_id: string;
+    credentials: { client_id: string; client_secret: string };
+  };
 }
 
 async function setStatus(id: string, status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED') {
@@ -73,8 +87,25 @@ describe('POST /v1/merchants', () => {
     expect(typeof r.body.message).toBe('string');
     expect(Object.keys(r.body.data).sort()).toEqual(['credentials', 'merchant', 'wallet_id']);
     const m = r.body.data.merchant;
-    expect(Object.keys(m).sort()).toEqual(['created_at', 'document', 'document_type', 'email', 'id', 'name', 'phone', 'status', 'updated_at']);
-    expect(m).toMatchObject({ name: body.name, document: body.document, document_type: 'CPF', email: body.email, phone: body.phone, status: 'ACTIVE' });
+    expect(Object.keys(m).sort()).toEqual([
+      'created_at',
+      'document',
+      'document_type',
+      'email',
+      'id',
+      'name',
+      'phone',
+      'status',
+      'updated_at',
+    ]);
+    expect(m).toMatchObject({
+      name: body.name,
+      document: body.document,
+      document_type: 'CPF',
+      email: body.email,
+      phone: body.phone,
+      status: 'ACTIVE',
+    });
     expect(m.id).toMatch(UUID);
     expect(m.created_at).toMatch(ISO);
     expect(m.updated_at).toBe(m.created_at);
@@ -107,7 +138,10 @@ describe('POST /v1/merchants', () => {
   });
 
   it('lists every missing or malformed field with a JSON pointer', async () => {
-    const r = await sb.request('POST', '/v1/merchants', { token, body: { document: '123.456.789-09', document_type: 'RG', email: 'nope', phone: '(11) 9876' } });
+    const r = await sb.request('POST', '/v1/merchants', {
+      token,
+      body: { document: '123.456.789-09', document_type: 'RG', email: 'nope', phone: '(11) 9876' },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('VALIDATION_ERROR');
     const paths = r.body.error.details.map((d: { path: string }) => d.path).sort();
@@ -154,7 +188,9 @@ describe('POST /v1/merchants', () => {
 
   it('creates exactly one merchant when the same document arrives concurrently', async () => {
     const document = cpf();
-    const results = await Promise.all(Array.from({ length: 6 }, () => sb.request('POST', '/v1/merchants', { token, body: merchantBody({ document }) })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => sb.request('POST', '/v1/merchants', { token, body: merchantBody({ document }) })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
   });
 });
@@ -188,7 +224,9 @@ describe('GET /v1/merchants', () => {
     const full = await sb.request('GET', '/v1/merchants?limit=100', { token: acct.token });
     const all = full.body.data as { merchantId: string; createdAt: string }[];
     expect(all.map((m) => m.merchantId).sort()).toEqual([...ids].sort());
-    const expected = [...all].sort((a, b) => (a.createdAt === b.createdAt ? (a.merchantId < b.merchantId ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+    const expected = [...all].sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.merchantId < b.merchantId ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+    );
     expect(all).toEqual(expected);
     const paged: string[] = [];
     for (let page = 1; page <= 5; page++) {
@@ -241,11 +279,30 @@ describe('GET /v1/merchants/{merchantId}', () => {
     // the balance is the ledger's sum for the wallet
     const now = sb.running.ctx.clock.nowIso();
     await sb.running.ctx.store.commit((tx) =>
-      tx.put('ledger', { id: randomUUID(), from: 'world', to: walletRef(c.wallet_id), amount: 1234, transactionId: null, kind: 'ADJUSTMENT', at: now }),
+      tx.put('ledger', {
+        id: randomUUID(),
+        from: 'world',
+        to: walletRef(c.wallet_id),
+        amount: 1234,
+        transactionId: null,
+        kind: 'ADJUSTMENT',
+        at: now,
+      }),
     );
     const r = await sb.request('GET', `/v1/merchants/${c.merchant.id}`, { token });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(['createdAt', 'document', 'document_type', 'email', 'merchantId', 'name', 'phone', 'status', 'updatedAt', 'wallets']);
+    expect(Object.keys(r.body).sort()).toEqual([
+      'createdAt',
+      'document',
+      'document_type',
+      'email',
+      'merchantId',
+      'name',
+      'phone',
+      'status',
+      'updatedAt',
+      'wallets',
+    ]);
     expect(r.body.merchantId).toBe(c.merchant.id);
     expect(r.body.createdAt).toBe(c.merchant.created_at);
     expect(r.body.updatedAt).toMatch(ISO);
@@ -273,10 +330,22 @@ describe('PATCH /v1/merchants/{merchantId}', () => {
     await sb.running.ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', tx.data.meta.clockOffsetMs + 5000));
     const r = await sb.request('PATCH', `/v1/merchants/${c.merchant.id}`, { token, body: { name: 'New name' } });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(['document', 'document_type', 'email', 'merchantId', 'name', 'phone', 'status', 'updatedAt']);
+    expect(Object.keys(r.body).sort()).toEqual([
+      'document',
+      'document_type',
+      'email',
+      'merchantId',
+      'name',
+      'phone',
+      'status',
+      'updatedAt',
+    ]);
     expect(r.body).toMatchObject({ merchantId: c.merchant.id, name: 'New name', email: 'old@shop.example', status: 'ACTIVE' });
     expect(r.body.updatedAt > c.merchant.created_at).toBe(true);
-    const r2 = await sb.request('PATCH', `/v1/merchants/${c.merchant.id}`, { token, body: { email: 'new@shop.example', phone: '2133334444' } });
+    const r2 = await sb.request('PATCH', `/v1/merchants/${c.merchant.id}`, {
+      token,
+      body: { email: 'new@shop.example', phone: '2133334444' },
+    });
     expect(r2.body).toMatchObject({ name: 'New name', email: 'new@shop.example', phone: '2133334444' });
     const read = await sb.request('GET', `/v1/merchants/${c.merchant.id}`, { token });
     expect(read.body).toMatchObject({ name: 'New name', email: 'new@shop.example', phone: '2133334444', updatedAt: r2.body.updatedAt });
@@ -334,7 +403,15 @@ describe('principals', () => {
     expect(zero.body).toEqual({ statusCode: 200, message: expect.any(String), data: { balance: 0 } });
     const now = sb.running.ctx.clock.nowIso();
     await sb.running.ctx.store.commit((tx) =>
-      tx.put('ledger', { id: randomUUID(), from: 'world', to: walletRef(c.wallet_id), amount: 4321, transactionId: null, kind: 'ADJUSTMENT', at: now }),
+      tx.put('ledger', {
+        id: randomUUID(),
+        from: 'world',
+        to: walletRef(c.wallet_id),
+        amount: 4321,
+        transactionId: null,
+        kind: 'ADJUSTMENT',
+        at: now,
+      }),
     );
     expect((await sb.request('GET', '/v1/merchants/balance', { token: mt })).body.data.balance).toBe(4321);
     const acc = await sb.request('GET', '/v1/merchants/balance', { token });
@@ -343,7 +420,12 @@ describe('principals', () => {
   });
 
   it('needs a token on every merchant route', async () => {
-    for (const [method, p] of [['GET', '/v1/merchants'], ['POST', '/v1/merchants'], ['GET', '/v1/merchants/balance'], ['GET', `/v1/merchants/${randomUUID()}`]]) {
+    for (const [method, p] of [
+      ['GET', '/v1/merchants'],
+      ['POST', '/v1/merchants'],
+      ['GET', '/v1/merchants/balance'],
+      ['GET', `/v1/merchants/${randomUUID()}`],
+    ]) {
       const r = await sb.request(method!, p!, {});
       expect(r.status, `${method} ${p}`).toBe(401);
       expect(r.body.error.code).toBe('UNAUTHORIZED');

@@ -24,7 +24,8 @@ function* schemasOf(d: any): Generator<[string, unknown]> {
     for (const [method, op] of Object.entries<any>(item)) {
       for (const p of op.parameters ?? []) yield [`${method} ${path} parameter ${p.name}`, p.schema];
       for (const [type, c] of Object.entries<any>(op.requestBody?.content ?? {})) yield [`${method} ${path} body ${type}`, c.schema];
-      for (const [status, r] of Object.entries<any>(op.responses)) for (const c of Object.values<any>(r.content ?? {})) yield [`${method} ${path} ${status}`, c.schema];
+      for (const [status, r] of Object.entries<any>(op.responses))
+        for (const c of Object.values<any>(r.content ?? {})) yield [`${method} ${path} ${status}`, c.schema];
     }
 }
 
@@ -55,7 +56,8 @@ describe('/openapi.json', () => {
     const walk = (stack: any[]) => {
       for (const layer of stack) {
         if (layer.route) {
-          for (const [m, on] of Object.entries(layer.route.methods)) if (on && m !== '_all') registered.add(`${m} ${String(layer.route.path).replace(/:(\w+)/g, '{$1}')}`);
+          for (const [m, on] of Object.entries(layer.route.methods))
+            if (on && m !== '_all') registered.add(`${m} ${String(layer.route.path).replace(/:(\w+)/g, '{$1}')}`);
         } else if (layer.handle?.stack) walk(layer.handle.stack);
       }
     };
@@ -65,14 +67,18 @@ describe('/openapi.json', () => {
     expect([...registered].filter((r) => !documented.has(r))).toEqual([]);
     expect([...documented].filter((d) => !registered.has(d))).toEqual([]);
     // the cash-in body is the very schema ajv validates with (named, then referenced)
-    expect(doc.paths['/v1/banking/cash-in/pix'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CashInRequest' });
+    expect(doc.paths['/v1/banking/cash-in/pix'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CashInRequest',
+    });
     expect(doc.components.schemas.CashInRequest.properties.amount).toEqual(cashInSchema.properties.amount);
     expect(doc.servers).toEqual([{ url: sb.url }]);
   });
 
   it('every documented path exists: a call without credentials never answers "no route"', async () => {
     for (const [template, item] of Object.entries<any>(doc.paths)) {
-      const path = template.replace(/\{(\w+)\}/g, (_m, name) => (name === 'file' ? 'index.js' : name === 'key' ? 'nobody@example.com' : '00000000-0000-4000-8000-00000000abcd'));
+      const path = template.replace(/\{(\w+)\}/g, (_m, name) =>
+        name === 'file' ? 'index.js' : name === 'key' ? 'nobody@example.com' : '00000000-0000-4000-8000-00000000abcd',
+      );
       for (const method of Object.keys(item)) {
         const r = await fetch(sb.url + path, { method: method.toUpperCase() });
         const body = r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text();
@@ -87,9 +93,15 @@ describe('/openapi.json', () => {
     const headers = new Headers({ 'content-type': 'application/json' });
     const ok = { statusCode: 200, message: 'ok', data: { balance: 5 } };
     expect(checkResponse({ method: 'GET', url: '/v1/banking/balance', status: 200, headers, body: ok, text: '' })).toBeNull();
-    expect(checkResponse({ method: 'GET', url: '/v1/banking/balance', status: 200, headers, body: { ...ok, extra: 1 }, text: '' })).toMatch(/additional/);
-    expect(checkResponse({ method: 'GET', url: '/v1/banking/balance', status: 409, headers, body: {}, text: '' })).toMatch(/not documented/);
-    expect(checkResponse({ method: 'GET', url: '/v1/nothing-here', status: 200, headers, body: {}, text: '' })).toMatch(/no documented path/);
+    expect(checkResponse({ method: 'GET', url: '/v1/banking/balance', status: 200, headers, body: { ...ok, extra: 1 }, text: '' })).toMatch(
+      /additional/,
+    );
+    expect(checkResponse({ method: 'GET', url: '/v1/banking/balance', status: 409, headers, body: {}, text: '' })).toMatch(
+      /not documented/,
+    );
+    expect(checkResponse({ method: 'GET', url: '/v1/nothing-here', status: 200, headers, body: {}, text: '' })).toMatch(
+      /no documented path/,
+    );
     const notFound = { statusCode: 404, message: 'no route', error: { code: 'NOT_FOUND', details: [] } };
     expect(checkResponse({ method: 'GET', url: '/v1/nothing-here', status: 404, headers, body: notFound, text: '' })).toBeNull();
   });

@@ -20,11 +20,16 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliResul
   // a clean environment: no PIX_SANDBOX_* of the machine running the tests leaks in
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...base, NO_COLOR: '1', ...env }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      if (code === -1) stderr += `\n[killed: ${err?.signal ?? err?.code ?? err?.message}]`;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...base, NO_COLOR: '1', ...env }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        if (code === -1) stderr += `\n[killed: ${err?.signal ?? err?.code ?? err?.message}]`;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -57,14 +62,18 @@ describe('pix-sandbox scenario run', () => {
     const r = await cli(['scenario', 'run', 'test/fixtures/scenarios-broken', '--start', '--reporter', 'junit', '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('✗ Broken on purpose');
-    expect(r.stdout).toContain('step 2 "the lookup is expected COMPLETED" failed: /body/data/status: expected "COMPLETED", got "WAITING_PAYMENT"');
+    expect(r.stdout).toContain(
+      'step 2 "the lookup is expected COMPLETED" failed: /body/data/status: expected "COMPLETED", got "WAITING_PAYMENT"',
+    );
     expect(r.stdout).toMatch(/request: {2}GET http:\/\/127\.0\.0\.1:\d+\/v1\/banking\/transactions\/[0-9a-f-]{36}/);
     expect(r.stdout).toMatch(/expected: "COMPLETED"\n\s+actual: {3}"WAITING_PAYMENT"/);
     expect(r.stdout).toContain('authorization: Bearer ***');
     expect(r.stdout).toContain('0 passed, 1 failed, 1 total');
     const xml = await readFile(out, 'utf8');
     expect(xml).toContain('tests="1" failures="1"');
-    expect(xml).toContain('<failure message="step 2 &quot;the lookup is expected COMPLETED&quot;: /body/data/status: expected &quot;COMPLETED&quot;, got &quot;WAITING_PAYMENT&quot;"');
+    expect(xml).toContain(
+      '<failure message="step 2 &quot;the lookup is expected COMPLETED&quot;: /body/data/status: expected &quot;COMPLETED&quot;, got &quot;WAITING_PAYMENT&quot;"',
+    );
     expect(xml).toMatch(/skipped 3\. never reached/);
   }, 60_000);
 
@@ -76,7 +85,14 @@ describe('pix-sandbox scenario run', () => {
     const [sc] = report.scenarios;
     expect(sc.accountId).toMatch(/^[0-9a-f-]{36}$/);
     expect(sc.steps.map((s: { status: string }) => s.status)).toEqual(['passed', 'failed', 'skipped']);
-    expect(sc.steps[1].failure.mismatches).toEqual([{ path: '/body/data/status', expected: 'COMPLETED', actual: 'WAITING_PAYMENT', message: 'expected "COMPLETED", got "WAITING_PAYMENT"' }]);
+    expect(sc.steps[1].failure.mismatches).toEqual([
+      {
+        path: '/body/data/status',
+        expected: 'COMPLETED',
+        actual: 'WAITING_PAYMENT',
+        message: 'expected "COMPLETED", got "WAITING_PAYMENT"',
+      },
+    ]);
     expect(sc.steps[1].failure.exchange.request.headers.authorization).toBe('Bearer ***');
     expect(r.stderr).toContain('✗ Broken on purpose');
   }, 60_000);
@@ -84,7 +100,9 @@ describe('pix-sandbox scenario run', () => {
   it('exits 2 on an invalid scenario file, naming the step and the field, and runs nothing', async () => {
     const r = await cli(['scenario', 'run', 'test/fixtures/scenarios-invalid', 'scenarios/charge-paid.yaml', '--start']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('test/fixtures/scenarios-invalid/bad-field.yaml: step 2 "look it up", field /steps/1/request/method: is required');
+    expect(r.stderr).toContain(
+      'test/fixtures/scenarios-invalid/bad-field.yaml: step 2 "look it up", field /steps/1/request/method: is required',
+    );
     expect(r.stderr).toContain('field /steps/1/request/expcet: is not a known field');
     expect(r.stdout).not.toContain('running');
     expect((await cli(['scenario', 'run', 'no/such/folder'])).code).toBe(2);
@@ -109,14 +127,23 @@ describe('CLI control commands against a running sandbox', () => {
   afterAll(() => sb.stop());
 
   async function newCharge(token: string) {
-    const r = await sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount: 990, description: 'cli', customer: { name: 'Ana Lima', document: '52998224725' } } });
+    const r = await sb.request('POST', '/v1/banking/cash-in/pix', {
+      token,
+      body: { amount: 990, description: 'cli', customer: { name: 'Ana Lima', document: '52998224725' } },
+    });
     expect(r.status).toBe(201);
     return r.body.transactionId as string;
   }
 
   it('creates a tenant, pays a charge, and answers 1 with the sandbox message on a 409', async () => {
     const account = await json('accounts', 'create', 'CLI tenant', '--split-enabled', '--settle-after-seconds', '5');
-    expect(account).toMatchObject({ name: 'CLI tenant', splitEnabled: true, settleAfterSeconds: 5, client_id: expect.any(String), client_secret: expect.any(String) });
+    expect(account).toMatchObject({
+      name: 'CLI tenant',
+      splitEnabled: true,
+      settleAfterSeconds: 5,
+      client_id: expect.any(String),
+      client_secret: expect.any(String),
+    });
     const token = await sb.token({ client_id: account.client_id, client_secret: account.client_secret });
     const id = await newCharge(token);
     const paid = await json('pay', id, '--payer-name', 'Bruno Costa', '--payer-document', '11144477735');
@@ -143,10 +170,17 @@ describe('CLI control commands against a running sandbox', () => {
     const t = await sb.request('POST', '/v1/banking/cash-out/pix', {
       token,
       headers: { 'x-idempotency-key': '0f2b1c9e-1111-4222-8333-444455556666' },
-      body: { type: 'pix_key', description: 'cli', amount: '100', details: { name: 'Carla', key: '0f2b1c9e-9999-4222-8333-444455556666', keyType: 'RANDOM' } },
+      body: {
+        type: 'pix_key',
+        description: 'cli',
+        amount: '100',
+        details: { name: 'Carla', key: '0f2b1c9e-9999-4222-8333-444455556666', keyType: 'RANDOM' },
+      },
     });
     expect(t.status).toBe(201);
-    expect(await json('fail', t.body.transactionId, '--code', 'ACCOUNT_BLOCKED', '--message', 'blocked')).toMatchObject({ status: 'FAILED' });
+    expect(await json('fail', t.body.transactionId, '--code', 'ACCOUNT_BLOCKED', '--message', 'blocked')).toMatchObject({
+      status: 'FAILED',
+    });
     expect((await run('complete', t.body.transactionId)).code).toBe(1);
 
     const before = await json('clock');

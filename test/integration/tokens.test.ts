@@ -10,10 +10,15 @@ import { DEFAULT_ACCOUNT_ID, DEFAULT_CLIENT, startTestSandbox, type TestSandbox 
 
 // simple-oauth2 ships no types; only this much of it is used
 interface OAuthClient {
-  getToken(params: Record<string, unknown>): Promise<{ token: { access_token: string; token_type: string; expires_in: number; expires_at: Date } }>;
+  getToken(
+    params: Record<string, unknown>,
+  ): Promise<{ token: { access_token: string; token_type: string; expires_in: number; expires_at: Date } }>;
 }
 const { ClientCredentials } = createRequire(import.meta.url)('simple-oauth2') as {
-  ClientCredentials: new (config: { client: { id: string; secret: string }; auth: { tokenHost: string; tokenPath: string } }) => OAuthClient;
+  ClientCredentials: new (config: {
+    client: { id: string; secret: string };
+    auth: { tokenHost: string; tokenPath: string };
+  }) => OAuthClient;
 };
 
 const TOKEN = '/v1/oauth/token';
@@ -78,13 +83,28 @@ describe('POST /v1/oauth/token', () => {
   });
 
   it('issues a token for credentials in HTTP Basic, form-urlencoded as RFC 6749 §2.3.1 says', async () => {
-    expectTokenAnswer(await post({ raw: form({ grant_type: 'client_credentials' }), headers: { ...FORM, authorization: basic(DEFAULT_CLIENT.client_id, DEFAULT_CLIENT.client_secret) } }));
+    expectTokenAnswer(
+      await post({
+        raw: form({ grant_type: 'client_credentials' }),
+        headers: { ...FORM, authorization: basic(DEFAULT_CLIENT.client_id, DEFAULT_CLIENT.client_secret) },
+      }),
+    );
     // a secret with characters that the encoding changes
     const id = randomUUID();
     const secretHash = await hashSecret('p@ss:w+rd/ é');
     const now = sb.running.ctx.clock.nowIso();
     await sb.running.ctx.store.commit((tx) =>
-      tx.put('accounts', { id, name: 'odd', clientId: 'odd client', secretHash, splitEnabled: false, autoPayAfterSeconds: null, settleAfterSeconds: 2, createdAt: now, updatedAt: now }),
+      tx.put('accounts', {
+        id,
+        name: 'odd',
+        clientId: 'odd client',
+        secretHash,
+        splitEnabled: false,
+        autoPayAfterSeconds: null,
+        settleAfterSeconds: 2,
+        createdAt: now,
+        updatedAt: now,
+      }),
     );
     expectTokenAnswer(await post({ raw: '', headers: { authorization: basic('odd client', 'p@ss:w+rd/ é') } }));
   });
@@ -98,7 +118,9 @@ describe('POST /v1/oauth/token', () => {
     const r = await post({ body: DEFAULT_CLIENT });
     const header = jwt.decode(r.body.access_token, { complete: true })!.header;
     expect(header.alg).toBe('HS256');
-    const claims = jwt.verify(r.body.access_token, sb.running.ctx.store.data.meta.signingSecret, { ignoreExpiration: true }) as jwt.JwtPayload;
+    const claims = jwt.verify(r.body.access_token, sb.running.ctx.store.data.meta.signingSecret, {
+      ignoreExpiration: true,
+    }) as jwt.JwtPayload;
     expect(claims.exp).toBe(claims.iat! + 300);
     expect(Math.abs(claims.iat! - sb.running.ctx.clock.nowSeconds())).toBeLessThanOrEqual(2);
     expect(claims.iat! - Math.floor(Date.now() / 1000)).toBeGreaterThan(3590);
@@ -120,16 +142,27 @@ describe('POST /v1/oauth/token', () => {
     expectOAuthError(await post({ body: { client_id: 'nobody', client_secret: 'x' } }), 401, 'invalid_client');
     expectOAuthError(await post({ body: { grant_type: 'client_credentials' } }), 401, 'invalid_client');
     expectOAuthError(await post({ body: { client_id: 'sandbox-client' } }), 401, 'invalid_client');
-    const viaBasic = await post({ raw: form({ grant_type: 'client_credentials' }), headers: { ...FORM, authorization: basic('sandbox-client', 'wrong') } });
+    const viaBasic = await post({
+      raw: form({ grant_type: 'client_credentials' }),
+      headers: { ...FORM, authorization: basic('sandbox-client', 'wrong') },
+    });
     expectOAuthError(viaBasic, 401, 'invalid_client');
     expect(viaBasic.headers.get('www-authenticate')).toMatch(/^Basic/);
   });
 
   it('answers invalid_request for malformed requests, never the sandbox error shape', async () => {
     expectOAuthError(await post({ body: { grant_type: 7, ...DEFAULT_CLIENT } }), 400, 'invalid_request');
-    expectOAuthError(await post({ body: DEFAULT_CLIENT, headers: { authorization: basic('sandbox-client', 'sandbox-secret') } }), 400, 'invalid_request');
+    expectOAuthError(
+      await post({ body: DEFAULT_CLIENT, headers: { authorization: basic('sandbox-client', 'sandbox-secret') } }),
+      400,
+      'invalid_request',
+    );
     expectOAuthError(await post({ raw: '', headers: { authorization: 'Basic !!!' } }), 400, 'invalid_request');
-    expectOAuthError(await post({ raw: '{"client_id": "sandbox-', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectOAuthError(
+      await post({ raw: '{"client_id": "sandbox-', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+    );
     expectOAuthError(await post({ raw: 'client_id=x', headers: { 'content-type': 'text/plain' } }), 400, 'invalid_request');
   });
 
@@ -154,7 +187,12 @@ describe('POST /v1/oauth/token', () => {
 
 describe('Bearer tokens on the API', () => {
   it('answers 401 UNAUTHORIZED with WWW-Authenticate: Bearer when the header is missing or not Bearer', async () => {
-    const variants: Record<string, string>[] = [{}, { authorization: 'Basic c2FuZGJveC1jbGllbnQ6c2FuZGJveC1zZWNyZXQ=' }, { authorization: 'Bearer' }, { authorization: 'token abc' }];
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: 'Basic c2FuZGJveC1jbGllbnQ6c2FuZGJveC1zZWNyZXQ=' },
+      { authorization: 'Bearer' },
+      { authorization: 'token abc' },
+    ];
     for (const headers of variants) {
       const r = await sb.request('GET', '/v1/merchants', { headers });
       expect(r.status).toBe(401);
@@ -227,8 +265,14 @@ describe('a stock OAuth 2.0 client (simple-oauth2, default settings: form body +
   });
 
   it('surfaces the RFC 6749 error of a wrong secret', async () => {
-    const client = new ClientCredentials({ client: { id: 'sandbox-client', secret: 'wrong' }, auth: { tokenHost: sb.url, tokenPath: TOKEN } });
-    const err = (await client.getToken({}).catch((e: unknown) => e)) as { output?: { statusCode: number }; data?: { payload: { error: string } } };
+    const client = new ClientCredentials({
+      client: { id: 'sandbox-client', secret: 'wrong' },
+      auth: { tokenHost: sb.url, tokenPath: TOKEN },
+    });
+    const err = (await client.getToken({}).catch((e: unknown) => e)) as {
+      output?: { statusCode: number };
+      data?: { payload: { error: string } };
+    };
     expect(err.output?.statusCode).toBe(401);
     expect(err.data?.payload.error).toBe('invalid_client');
   });

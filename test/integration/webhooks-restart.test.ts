@@ -53,8 +53,12 @@ describe('webhooks across a restart', () => {
     const order = (id: string) => rx!.received.filter((r) => r.body.data.transactionId === id).map((r) => r.body.type);
     expect(order(charge)).toEqual(['cashin.created', 'cashin.paid']);
     expect(order(transfer)).toEqual(['cashout.created', 'cashout.completed']);
-    for (const r of rx.received) expect(verifySignature({ payload: r.raw, header: r.headers['x-sandbox-signature'] as string, secret: ep.secret })).toBe(true);
-    const after = await until(() => deliveries(sb!), (ds) => ds.length === 4 && ds.every((d) => d.status === 'DELIVERED'));
+    for (const r of rx.received)
+      expect(verifySignature({ payload: r.raw, header: r.headers['x-sandbox-signature'] as string, secret: ep.secret })).toBe(true);
+    const after = await until(
+      () => deliveries(sb!),
+      (ds) => ds.length === 4 && ds.every((d) => d.status === 'DELIVERED'),
+    );
     const created = after.find((d) => d.eventType === 'cashin.created');
     expect(created.attempts.map((a: { statusCode: number | null }) => a.statusCode)).toEqual([null, 200]);
   });
@@ -73,7 +77,10 @@ describe('webhooks across a restart', () => {
     sb = await startTestSandbox({ file: true, dataDir });
     await rx.waitFor(2);
     expect(rx.received[1]!.body.id).toBe(rx.received[0]!.body.id);
-    const [d] = await until(() => deliveries(sb!, `transactionId=${charge}`), (ds) => ds[0]?.status === 'DELIVERED');
+    const [d] = await until(
+      () => deliveries(sb!, `transactionId=${charge}`),
+      (ds) => ds[0]?.status === 'DELIVERED',
+    );
     expect(d.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200]);
   });
 
@@ -97,7 +104,9 @@ describe('webhooks across a restart', () => {
     expect((await sb.request('GET', '/_sandbox/webhooks')).body).toEqual([{ ...ep, url: `${rx.url}/moved` }]);
     const reset = await sb.request('POST', '/_sandbox/reset');
     expect(reset.status).toBe(200);
-    expect((await sb.request('GET', '/_sandbox/webhooks')).body).toEqual([expect.objectContaining({ id: ep.id, secret: ep.secret, url: `${rx.url}/moved` })]);
+    expect((await sb.request('GET', '/_sandbox/webhooks')).body).toEqual([
+      expect.objectContaining({ id: ep.id, secret: ep.secret, url: `${rx.url}/moved` }),
+    ]);
     await sb.stop();
 
     sb = await startTestSandbox({ file: true, dataDir });

@@ -25,9 +25,13 @@ describe('webhook retries', () => {
     rx.behave((n) => (n <= 2 ? { status: n === 1 ? 500 : 502 } : undefined));
 
     const id = await cashIn(sb, token);
-    const [first] = await until(() => deliveries(sb!, `transactionId=${id}`), (ds) => ds[0]?.attempts.length === 1);
+    const [first] = await until(
+      () => deliveries(sb!, `transactionId=${id}`),
+      (ds) => ds[0]?.attempts.length === 1,
+    );
     expect(first).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: 500, error: null }] });
-    const wait = (x: { nextAttemptAt: string; attempts: { at: string }[] }) => Date.parse(x.nextAttemptAt) - Date.parse(x.attempts.at(-1)!.at);
+    const wait = (x: { nextAttemptAt: string; attempts: { at: string }[] }) =>
+      Date.parse(x.nextAttemptAt) - Date.parse(x.attempts.at(-1)!.at);
     // counted from when the attempt is recorded, a few ms after it started
     expect(wait(first)).toBeGreaterThanOrEqual(10_000);
     expect(wait(first)).toBeLessThan(11_000);
@@ -58,7 +62,8 @@ describe('webhook retries', () => {
     expect(rx.received).toHaveLength(3);
     const ids = new Set(rx.received.map((r) => r.headers['x-sandbox-event-id']));
     expect(ids.size).toBe(1); // the same event each time: receivers de-duplicate by its id
-    for (const r of rx.received) expect(verifySignature({ payload: r.raw, header: r.headers['x-sandbox-signature'] as string, secret: ep.secret })).toBe(true);
+    for (const r of rx.received)
+      expect(verifySignature({ payload: r.raw, header: r.headers['x-sandbox-signature'] as string, secret: ep.secret })).toBe(true);
   });
 
   it('a network error is logged as such; the schedule ends in DEAD; the next event of the transaction waited for it; redelivery of the dead one works', async () => {
@@ -70,7 +75,10 @@ describe('webhook retries', () => {
     await register(sb, { url });
 
     const id = await cashIn(sb, token);
-    await until(() => deliveries(sb!, `transactionId=${id}`), (ds) => ds[0]?.attempts.length === 1);
+    await until(
+      () => deliveries(sb!, `transactionId=${id}`),
+      (ds) => ds[0]?.attempts.length === 1,
+    );
     await pay(sb, id);
     await sb.running.ctx.runDue();
     let log = await deliveries(sb, `transactionId=${id}`);
@@ -86,7 +94,10 @@ describe('webhook retries', () => {
     await advance(sb, 5); // created: 2nd and last attempt fails → DEAD; then paid goes, in the same call
     log = await deliveries(sb, `transactionId=${id}`);
     expect(log.find((d) => d.eventType === 'cashin.created')).toMatchObject({ status: 'DEAD', nextAttemptAt: null });
-    expect(log.find((d) => d.eventType === 'cashin.created').attempts.map((a: { statusCode: number | null }) => a.statusCode)).toEqual([null, 503]);
+    expect(log.find((d) => d.eventType === 'cashin.created').attempts.map((a: { statusCode: number | null }) => a.statusCode)).toEqual([
+      null,
+      503,
+    ]);
     expect(log.find((d) => d.eventType === 'cashin.paid')).toMatchObject({ status: 'DELIVERED' });
     expect(rx.received.map((r) => r.body.type)).toEqual(['cashin.created', 'cashin.paid']);
 
@@ -95,7 +106,10 @@ describe('webhook retries', () => {
     expect(again.status).toBe(201);
     await rx.waitFor(3);
     expect(rx.received[2]!.body.id).toBe(rx.received[0]!.body.id);
-    log = await until(() => deliveries(sb!, `transactionId=${id}&eventType=cashin.created`), (ds) => ds[0]?.status === 'DELIVERED');
+    log = await until(
+      () => deliveries(sb!, `transactionId=${id}&eventType=cashin.created`),
+      (ds) => ds[0]?.status === 'DELIVERED',
+    );
     expect(log.map((d) => d.status)).toEqual(['DELIVERED', 'DEAD']); // the dead one stays in the log
   });
 
@@ -106,11 +120,17 @@ describe('webhook retries', () => {
     await register(sb, { url: rx.url });
     rx.behave((n) => (n === 1 ? { status: 500 } : undefined));
     const id = await cashIn(sb, token);
-    const [d] = await until(() => deliveries(sb!, `transactionId=${id}`), (ds) => ds[0]?.attempts.length === 1);
+    const [d] = await until(
+      () => deliveries(sb!, `transactionId=${id}`),
+      (ds) => ds[0]?.attempts.length === 1,
+    );
     const r = await sb.request('POST', `/_sandbox/webhooks/deliveries/${d.id}/redeliver`);
     expect(r.status).toBe(200);
     expect(r.body.id).toBe(d.id);
-    const [done] = await until(() => deliveries(sb!, `transactionId=${id}`), (ds) => ds[0]?.status === 'DELIVERED');
+    const [done] = await until(
+      () => deliveries(sb!, `transactionId=${id}`),
+      (ds) => ds[0]?.status === 'DELIVERED',
+    );
     expect(done.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
     expect(await deliveries(sb, `transactionId=${id}`)).toHaveLength(1);
   });

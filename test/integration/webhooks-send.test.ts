@@ -52,7 +52,10 @@ describe('pruning', () => {
     const ep = await register(sb, { url: rx.url });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push(await cashIn(sb, token, 2000 + i));
-    await until(() => deliveries(sb), (ds) => ds.length === 4 && ds.every((d) => d.status === 'DELIVERED'));
+    await until(
+      () => deliveries(sb),
+      (ds) => ds.length === 4 && ds.every((d) => d.status === 'DELIVERED'),
+    );
     await sb.request('DELETE', `/_sandbox/webhooks/${ep.id}`);
     await register(sb, { url: 'http://127.0.0.1:9/unreachable' });
     const waiting = await cashIn(sb, token, 2100);

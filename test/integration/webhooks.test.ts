@@ -3,7 +3,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox, DEFAULT_ACCOUNT_ID } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver, type Received } from '../helpers/webhook-receiver.js';
-import { advance, cancel, cashIn, cashOut, complete, CPF_A, deliveries, expire, fail, pay, register, until } from '../helpers/webhook-steps.js';
+import {
+  advance,
+  cancel,
+  cashIn,
+  cashOut,
+  complete,
+  CPF_A,
+  deliveries,
+  expire,
+  fail,
+  pay,
+  register,
+  until,
+} from '../helpers/webhook-steps.js';
 import { verifySignature } from '../../src/webhooks/verify.js';
 
 let sb: TestSandbox;
@@ -61,7 +74,15 @@ describe('webhook events', () => {
       expect(second!.at).toBeGreaterThanOrEqual(first!.answeredAt!);
     }
     expect(new Set(types(rx.received))).toEqual(
-      new Set(['cashin.created', 'cashin.paid', 'cashin.expired', 'cashin.cancelled', 'cashout.created', 'cashout.completed', 'cashout.failed']),
+      new Set([
+        'cashin.created',
+        'cashin.paid',
+        'cashin.expired',
+        'cashin.cancelled',
+        'cashout.created',
+        'cashout.completed',
+        'cashout.failed',
+      ]),
     );
 
     const status: Record<string, string> = {
@@ -98,10 +119,16 @@ describe('webhook events', () => {
     expect(Object.keys(paidBody.payer).sort()).toEqual(['account_number', 'account_type', 'document', 'ispb', 'name']);
     const doneBody = rx.received.find((r) => r.body.type === 'cashout.completed')!.body.data;
     expect(doneBody.receiver).toMatchObject({ key: '11144477735', keyType: 'CPF' });
-    expect(rx.received.find((r) => r.body.type === 'cashout.failed')!.body.data.error).toEqual({ code: 'BANK_REJECTED', message: 'rejected by the test' });
+    expect(rx.received.find((r) => r.body.type === 'cashout.failed')!.body.data.error).toEqual({
+      code: 'BANK_REJECTED',
+      message: 'rejected by the test',
+    });
     expect(rx.received.find((r) => r.body.type === 'cashin.expired')!.body.data.error?.code).toBe('CHARGE_EXPIRED');
 
-    const log = await until(() => deliveries(sb, `endpointId=${ep.id}`), (ds) => ds.length === 10 && ds.every((d) => d.status === 'DELIVERED'));
+    const log = await until(
+      () => deliveries(sb, `endpointId=${ep.id}`),
+      (ds) => ds.length === 10 && ds.every((d) => d.status === 'DELIVERED'),
+    );
     for (const d of log) {
       expect(d.attempts).toHaveLength(1);
       expect(d.attempts[0]).toMatchObject({ statusCode: 200, error: null });
@@ -119,7 +146,9 @@ describe('webhook events', () => {
     const failed = events[1]!.body;
     expect(failed.data).toMatchObject({ transactionId: id, type: 'CASH_OUT', status: 'FAILED', amount: 700 });
     expect(failed.data.error.code).toBe('DOCUMENT_MISMATCH');
-    expect(verifySignature({ payload: events[1]!.raw, header: events[1]!.headers['x-sandbox-signature'] as string, secret: ep.secret })).toBe(true);
+    expect(
+      verifySignature({ payload: events[1]!.raw, header: events[1]!.headers['x-sandbox-signature'] as string, secret: ep.secret }),
+    ).toBe(true);
   });
 
   it('an event filter limits what an endpoint receives; the account decides which endpoints hear of a transaction', async () => {
@@ -173,11 +202,16 @@ describe('webhook events', () => {
     const wrong = await sb.request('POST', '/_sandbox/webhooks/fire', { body: { transactionId: id, type: 'cashout.failed' } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.code).toBe('VALIDATION_ERROR');
-    const unknown = await sb.request('POST', '/_sandbox/webhooks/fire', { body: { transactionId: '5b0f8a38-4c4a-4f5e-9d1e-6f1f1f1f1f1f' } });
+    const unknown = await sb.request('POST', '/_sandbox/webhooks/fire', {
+      body: { transactionId: '5b0f8a38-4c4a-4f5e-9d1e-6f1f1f1f1f1f' },
+    });
     expect(unknown.status).toBe(404);
 
     const created = (await deliveries(sb, `transactionId=${id}&eventType=cashin.paid`)).find((d) => d.eventId !== fired.body.event.id);
-    await until(() => deliveries(sb, `transactionId=${id}`), (ds) => ds.every((d) => d.status === 'DELIVERED'));
+    await until(
+      () => deliveries(sb, `transactionId=${id}`),
+      (ds) => ds.every((d) => d.status === 'DELIVERED'),
+    );
     const again = await sb.request('POST', `/_sandbox/webhooks/deliveries/${created.id}/redeliver`);
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ eventId: created.eventId, endpointId: ep.id, status: 'PENDING', attempts: [] });
@@ -222,7 +256,9 @@ describe('the control API of webhooks', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['/url', '/events/0']));
-    const noAccount = await sb.request('POST', '/_sandbox/webhooks', { body: { url: rx.url, accountId: '5b0f8a38-4c4a-4f5e-9d1e-6f1f1f1f1f1f' } });
+    const noAccount = await sb.request('POST', '/_sandbox/webhooks', {
+      body: { url: rx.url, accountId: '5b0f8a38-4c4a-4f5e-9d1e-6f1f1f1f1f1f' },
+    });
     expect(noAccount.status).toBe(404);
 
     const ep = await register(sb, { url: rx.url, secret: 'my-own-secret-123', events: ['cashout.failed'] });
@@ -248,7 +284,10 @@ describe('the control API of webhooks', () => {
     const ep = await register(sb, { url: rx.url });
     const a = await cashIn(sb, token, 1401);
     const b = await cashIn(sb, token, 1402);
-    await until(() => deliveries(sb, `endpointId=${ep.id}`), (ds) => ds.length === 2 && ds.every((d) => d.attempts.length === 1));
+    await until(
+      () => deliveries(sb, `endpointId=${ep.id}`),
+      (ds) => ds.length === 2 && ds.every((d) => d.attempts.length === 1),
+    );
     const log = await deliveries(sb, `endpointId=${ep.id}`);
     expect(log.map((d) => d.transactionId)).toEqual([b, a]);
     expect(log[0]).toMatchObject({ status: 'PENDING', url: rx.url, attempts: [{ statusCode: 503, error: null }] });

@@ -28,7 +28,8 @@ function discoverRoutes(app: any): { method: string; path: string }[] {
   const walk = (stack: any[]): void => {
     for (const layer of stack) {
       if (layer.route) {
-        for (const m of Object.keys(layer.route.methods)) if (m !== '_all') out.set(`${m} ${layer.route.path}`, { method: m.toUpperCase(), path: layer.route.path });
+        for (const m of Object.keys(layer.route.methods))
+          if (m !== '_all') out.set(`${m} ${layer.route.path}`, { method: m.toUpperCase(), path: layer.route.path });
       } else if (layer.handle?.stack) walk(layer.handle.stack);
     }
   };
@@ -41,12 +42,16 @@ function digest(data: Data): string {
   const out: Record<string, unknown> = {};
   for (const [name, coll] of Object.entries(data)) {
     if (name === 'meta') out.meta = { ...(coll as Data['meta']), seq: 0 };
-    else out[name] = Object.keys(coll as object).sort().map((id) => [id, (coll as Record<string, unknown>)[id]]);
+    else
+      out[name] = Object.keys(coll as object)
+        .sort()
+        .map((id) => [id, (coll as Record<string, unknown>)[id]]);
   }
   return JSON.stringify(out);
 }
 
-const protoSnapshot = () => Object.getOwnPropertyNames(Object.prototype).sort().join(',') + Object.getOwnPropertyNames(Array.prototype).length;
+const protoSnapshot = () =>
+  Object.getOwnPropertyNames(Object.prototype).sort().join(',') + Object.getOwnPropertyNames(Array.prototype).length;
 let protoBefore: string;
 
 function expectNoPollution(): void {
@@ -96,7 +101,8 @@ async function runBatch(n: number, next: () => HostileRequest, counts: Map<strin
   return outcomes;
 }
 
-const describeFailures = (list: Outcome[]) => list.slice(0, 15).map((o) => `${o.req.kind} ${o.req.method} ${o.req.path.slice(0, 120)} → ${o.status} ${o.body.slice(0, 200)}`);
+const describeFailures = (list: Outcome[]) =>
+  list.slice(0, 15).map((o) => `${o.req.kind} ${o.req.method} ${o.req.path.slice(0, 120)} → ${o.status} ${o.body.slice(0, 200)}`);
 
 beforeAll(async () => {
   protoBefore = protoSnapshot();
@@ -109,15 +115,25 @@ beforeAll(async () => {
     if (r.status >= 300) throw new Error(`setup ${what}: ${r.status} ${r.text}`);
     return r;
   };
-  const other = ok(await sb.request('POST', '/_sandbox/accounts', { body: { name: 'Other tenant', client_secret: 'other-secret-1' } }), 'account');
+  const other = ok(
+    await sb.request('POST', '/_sandbox/accounts', { body: { name: 'Other tenant', client_secret: 'other-secret-1' } }),
+    'account',
+  );
   const merchant = ok(
-    await sb.request('POST', '/v1/merchants', { token: tok, body: { name: 'Loja', document: '52998224725', document_type: 'CPF', email: 'l@example.com', phone: '11987654321' } }),
+    await sb.request('POST', '/v1/merchants', {
+      token: tok,
+      body: { name: 'Loja', document: '52998224725', document_type: 'CPF', email: 'l@example.com', phone: '11987654321' },
+    }),
     'merchant',
   );
   const creds = merchant.body.data.credentials;
   const merchantToken = await sb.token({ client_id: creds.client_id, client_secret: creds.client_secret });
   const endpoint = ok(await sb.request('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } }), 'webhook');
-  const charge = (n: number) => sb.request('POST', '/v1/banking/cash-in/pix', { token: tok, body: { amount: n, description: 'setup', customer: { name: 'Ana', document: '52998224725' } } });
+  const charge = (n: number) =>
+    sb.request('POST', '/v1/banking/cash-in/pix', {
+      token: tok,
+      body: { amount: n, description: 'setup', customer: { name: 'Ana', document: '52998224725' } },
+    });
   const waiting = ok(await charge(1500), 'charge');
   const paid = ok(await charge(2500), 'charge');
   ok(await sb.request('POST', `/_sandbox/charges/${paid.body.transactionId}/pay`, { body: {} }), 'pay');
@@ -129,8 +145,18 @@ beforeAll(async () => {
     }),
     'transfer',
   );
-  const rule = ok(await sb.request('POST', '/_sandbox/rules', { body: { id: 'hostile-rule', match: { type: 'CASH_OUT', amount: 999_999 }, outcome: { action: 'wait' } } }), 'rule');
-  ok(await sb.request('POST', '/_sandbox/pix-keys', { body: { key: 'dict@example.com', keyType: 'EMAIL', owner: { name: 'Dona', document: '52998224725' } } }), 'pix key');
+  const rule = ok(
+    await sb.request('POST', '/_sandbox/rules', {
+      body: { id: 'hostile-rule', match: { type: 'CASH_OUT', amount: 999_999 }, outcome: { action: 'wait' } },
+    }),
+    'rule',
+  );
+  ok(
+    await sb.request('POST', '/_sandbox/pix-keys', {
+      body: { key: 'dict@example.com', keyType: 'EMAIL', owner: { name: 'Dona', document: '52998224725' } },
+    }),
+    'pix key',
+  );
   const deliveries = await sb.request('GET', '/_sandbox/webhooks/deliveries');
   ids = {
     accountId: DEFAULT_ACCOUNT_ID,
@@ -162,7 +188,8 @@ describe(`${TOTAL} hostile requests across every route`, () => {
     const catalog = routeCatalog(ids, prng(1));
     const uncatalogued = routes.filter((r) => !catalog.has(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}`);
     // not a failure: those get generic bodies; listed so that a reader sees what is covered generically
-    if (uncatalogued.length) console.log(`hostile: routes without a catalogued valid body (generic bodies used): ${uncatalogued.join(', ')}`);
+    if (uncatalogued.length)
+      console.log(`hostile: routes without a catalogued valid body (generic bodies used): ${uncatalogued.join(', ')}`);
   });
 
   it('refuses every request of a batch that must be refused, and that batch changes nothing', async () => {
@@ -172,7 +199,7 @@ describe(`${TOTAL} hostile requests across every route`, () => {
     await sb.running.ctx.store.sync();
     const before = digest(sb.running.ctx.store.data);
     const started = performance.now();
-    const outcomes = await runBatch(n, gen.rejected, hits.rejected);
+    const outcomes = await runBatch(n, () => gen.rejected(), hits.rejected);
     await sb.running.ctx.store.sync();
     const seconds = (performance.now() - started) / 1000;
 
@@ -196,7 +223,7 @@ describe(`${TOTAL} hostile requests across every route`, () => {
     const rand = prng(SEED + 1);
     const gen = hostileGenerator(routes, routeCatalog(ids, rand), ids, rand);
     const started = performance.now();
-    const outcomes = await runBatch(n, gen.mixed, hits.mixed);
+    const outcomes = await runBatch(n, () => gen.mixed(), hits.mixed);
     await sb.running.ctx.store.sync();
     const seconds = (performance.now() - started) / 1000;
 
@@ -211,11 +238,19 @@ describe(`${TOTAL} hostile requests across every route`, () => {
     if (process.env.TORTURE_TIMING) {
       const t = new Map<string, number>();
       for (const o of outcomes) t.set(`${o.req.kind} ${o.req.route}`, (t.get(`${o.req.kind} ${o.req.route}`) ?? 0) + (o.ms ?? 0));
-      console.log([...t].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${k}: ${Math.round(v)} ms`).join('\n'));
+      console.log(
+        [...t]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 25)
+          .map(([k, v]) => `${k}: ${Math.round(v)} ms`)
+          .join('\n'),
+      );
     }
     const byKind = new Map<string, number>();
     for (const o of outcomes) byKind.set(o.req.kind, (byKind.get(o.req.kind) ?? 0) + 1);
-    console.log(`hostile: ${n} mixed requests in ${seconds.toFixed(1)} s, ${accepted} accepted; kinds ${JSON.stringify(Object.fromEntries(byKind))}`);
+    console.log(
+      `hostile: ${n} mixed requests in ${seconds.toFixed(1)} s, ${accepted} accepted; kinds ${JSON.stringify(Object.fromEntries(byKind))}`,
+    );
     expect(accepted).toBeGreaterThan(n * 0.1);
   }, 300_000);
 

@@ -91,9 +91,17 @@ describe('memory stays bounded under a long run', () => {
           body: { type: 'pix_key', description: 'long run', amount: '10', details: { name: 'Bia', key: cpf(rand), keyType: 'CPF' } },
         }),
       );
-      expect(outs.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.text}`).slice(0, 3)).toEqual([]);
+      expect(
+        outs
+          .filter((r) => r.status !== 201)
+          .map((r) => `${r.status} ${r.text}`)
+          .slice(0, 3),
+      ).toEqual([]);
       const ins = await pool(Math.ceil(OPS / 2), 12, async () => {
-        const c = await sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount: 500, description: 'long run', customer: { name: 'Ana', document: cpf(rand) } } });
+        const c = await sb.request('POST', '/v1/banking/cash-in/pix', {
+          token,
+          body: { amount: 500, description: 'long run', customer: { name: 'Ana', document: cpf(rand) } },
+        });
         await sb.request('POST', `/_sandbox/charges/${c.body.transactionId}/pay`, { body: {} });
         return c;
       });
@@ -125,7 +133,9 @@ describe('memory stays bounded under a long run', () => {
     expect(transactions * 2).toBeGreaterThan(CAPS.events * 2);
     expect(journal.size).toBe(journal.capacity);
     expect(Object.keys(data().transactions).length).toBe(transactions);
-    console.log(`memory-bounded: ${ROUNDS} rounds, ${transactions} transactions; peaks ${JSON.stringify(peaks)} (caps journal ${journal.capacity}, deliveries ${CAPS.deliveries}, events ${CAPS.events})`);
+    console.log(
+      `memory-bounded: ${ROUNDS} rounds, ${transactions} transactions; peaks ${JSON.stringify(peaks)} (caps journal ${journal.capacity}, deliveries ${CAPS.deliveries}, events ${CAPS.events})`,
+    );
   }, 180_000);
 
   it('keeps each journal entry small, so that a full journal of hostile bodies stays within tens of MB', async () => {
@@ -136,7 +146,9 @@ describe('memory stays bounded under a long run', () => {
     const body = JSON.stringify(fields);
     token = await sb.token();
     const before = heapMb();
-    await pool(journal.capacity + 50, 8, () => sb.request('POST', '/v1/merchants', { token, raw: body, headers: { 'content-type': 'application/json' } }));
+    await pool(journal.capacity + 50, 8, () =>
+      sb.request('POST', '/v1/merchants', { token, raw: body, headers: { 'content-type': 'application/json' } }),
+    );
     const grown = heapMb() - before;
     expect(journal.size).toBe(journal.capacity);
     // the entries are of these requests, and what they keep of each body is cut short

@@ -10,7 +10,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, checkLedger, cpf, ensureBuilt, int, knob, pick, prng, readStoreOffline, spawnSandbox, type ChildSandbox } from '../helpers/torture.js';
+import {
+  call,
+  checkLedger,
+  cpf,
+  ensureBuilt,
+  int,
+  knob,
+  pick,
+  prng,
+  readStoreOffline,
+  spawnSandbox,
+  type ChildSandbox,
+} from '../helpers/torture.js';
 
 const TRIALS = knob('TORTURE_TRIALS', 20);
 const WRITERS = knob('TORTURE_WRITERS', 8);
@@ -101,7 +113,11 @@ async function writer(base: string, tok: string, rand: () => number, acks: Acks,
       // replay an answered key, maybe from before a kill: the same transaction, no new debit
       if (acks.transfers.size === 0) continue;
       const [id, t] = pick(rand, [...acks.transfers]);
-      const res = await call(base, 'POST', '/v1/banking/cash-out/pix', { token: tok, body: t.body, headers: { 'x-idempotency-key': t.key } });
+      const res = await call(base, 'POST', '/v1/banking/cash-out/pix', {
+        token: tok,
+        body: t.body,
+        headers: { 'x-idempotency-key': t.key },
+      });
       if (res.status === 201 && res.body.transactionId !== id) acks.replayMismatches.push(`${t.key}: ${id} then ${res.body.transactionId}`);
       else if (res.status !== 201 && res.status !== 0) acks.unexpected.push(`replay ${res.status} ${JSON.stringify(res.body)}`);
     } else {
@@ -157,9 +173,15 @@ describe('SIGKILL under concurrent mixed writes', () => {
           resets++;
         }
         const tok = await token(sb.url);
-        const before = { charges: new Set(acks.charges.keys()), transfers: new Set(acks.transfers.keys()), merchants: new Set(acks.merchants) };
+        const before = {
+          charges: new Set(acks.charges.keys()),
+          transfers: new Set(acks.transfers.keys()),
+          merchants: new Set(acks.merchants),
+        };
         let killed = false;
-        const writers = Array.from({ length: WRITERS }, (_, i) => writer(sb.url, tok, prng(SEED * 31 + trial * 101 + i), acks, () => killed));
+        const writers = Array.from({ length: WRITERS }, (_, i) =>
+          writer(sb.url, tok, prng(SEED * 31 + trial * 101 + i), acks, () => killed),
+        );
         await new Promise((r) => setTimeout(r, int(rand, 150, 700)));
         sb.child.kill('SIGKILL');
         killed = true;
@@ -177,7 +199,9 @@ describe('SIGKILL under concurrent mixed writes', () => {
         // the restarted sandbox serves this trial's records
         running = await start();
         const tok2 = await token(running.url);
-        const fresh = [...acks.charges.keys()].filter((id) => !before.charges.has(id)).concat([...acks.transfers.keys()].filter((id) => !before.transfers.has(id)));
+        const fresh = [...acks.charges.keys()]
+          .filter((id) => !before.charges.has(id))
+          .concat([...acks.transfers.keys()].filter((id) => !before.transfers.has(id)));
         for (const id of fresh.slice(0, 25)) {
           const r = await call(running.url, 'GET', `/v1/banking/transactions/${id}`, { token: tok2 });
           expect(r.status, `trial ${trial}: lookup of ${id} after restart`).toBe(200);

@@ -57,7 +57,13 @@ describe('a webhook receiver down for an hour of sandbox time, with a restart in
     sb = await start();
     const endpoints = [
       await ok(sb.request('POST', '/_sandbox/webhooks', { body: { url: `${rx.url}/a` } }), 201, 'register a'),
-      await ok(sb.request('POST', '/_sandbox/webhooks', { body: { url: `${rx.url}/b`, events: ['cashin.paid', 'cashout.completed', 'cashout.failed'] } }), 201, 'register b'),
+      await ok(
+        sb.request('POST', '/_sandbox/webhooks', {
+          body: { url: `${rx.url}/b`, events: ['cashin.paid', 'cashout.completed', 'cashout.failed'] },
+        }),
+        201,
+        'register b',
+      ),
     ];
     const charges: string[] = [];
     const transfers: string[] = [];
@@ -72,7 +78,10 @@ describe('a webhook receiver down for an hour of sandbox time, with a restart in
       const token = await sb.token();
       for (let k = 0; k < PER_STEP; k++) {
         const charge = await ok(
-          sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount: 1000 + k, description: 'outage', customer: { name: 'Ana', document: cpf(rand) } } }),
+          sb.request('POST', '/v1/banking/cash-in/pix', {
+            token,
+            body: { amount: 1000 + k, description: 'outage', customer: { name: 'Ana', document: cpf(rand) } },
+          }),
           201,
           'cash-in',
         );
@@ -84,7 +93,12 @@ describe('a webhook receiver down for an hour of sandbox time, with a restart in
             token,
             headers: { 'x-idempotency-key': randomUUID() },
             // some keys belong to another document: those transfers fail (cashout.failed)
-            body: { type: 'pix_key', description: 'outage', amount: '250', details: { name: 'Bia', key: doc, keyType: 'CPF', document: rand() < 0.3 ? cpf(rand) : doc } },
+            body: {
+              type: 'pix_key',
+              description: 'outage',
+              amount: '250',
+              details: { name: 'Bia', key: doc, keyType: 'CPF', document: rand() < 0.3 ? cpf(rand) : doc },
+            },
           }),
           201,
           'cash-out',
@@ -110,9 +124,9 @@ describe('a webhook receiver down for an hour of sandbox time, with a restart in
     const final = await (async () => {
       const deadline = Date.now() + 15_000;
       for (;;) {
-        const ds = await allDeliveries(sb!);
+        const ds = await allDeliveries(sb);
         if (ds.every((d) => d.status !== 'PENDING') || Date.now() > deadline) return ds;
-        await advance(sb!, 60);
+        await advance(sb, 60);
       }
     })();
 
@@ -141,7 +155,9 @@ describe('a webhook receiver down for an hour of sandbox time, with a restart in
     // and those are every event the transactions produced: created + settled for each transfer,
     // created (+ paid) for each charge at a; only the filtered types at b
     const statuses = await Promise.all(
-      [...charges, ...transfers].map(async (id) => (await ok(sb!.request('GET', `/_sandbox/transactions/${id}`), 200, 'transaction')).status as string),
+      [...charges, ...transfers].map(
+        async (id) => (await ok(sb!.request('GET', `/_sandbox/transactions/${id}`), 200, 'transaction')).status as string,
+      ),
     );
     const paid = statuses.slice(0, charges.length).filter((s) => s === 'PAID').length;
     const settled = statuses.slice(charges.length).filter((s) => s === 'COMPLETED' || s === 'FAILED').length;
@@ -150,6 +166,8 @@ describe('a webhook receiver down for an hour of sandbox time, with a restart in
     expect(b.length).toBe(paid + transfers.length);
     const types = rx.received.map((r) => r.body.type as string);
     expect(types).toContain('cashout.failed');
-    console.log(`webhook-outage: ${charges.length} charges (${paid} paid), ${transfers.length} transfers, ${final.length} deliveries, ${rx.received.length} received once each after ${elapsed} s down`);
+    console.log(
+      `webhook-outage: ${charges.length} charges (${paid} paid), ${transfers.length} transfers, ${final.length} deliveries, ${rx.received.length} received once each after ${elapsed} s down`,
+    );
   }, 120_000);
 });

@@ -15,7 +15,6 @@ const vectors = JSON.parse(readFileSync(fixture, 'utf8')) as {
 
 const LOCATION = 'localhost:8080/pix/qr/v2/3f2b6c1e-9a4d-4e8f-b1c2-7d5e6f8a9b0c';
 
-
 function expectIndependentParserAccepts(code: string, location: string, amount: string): void {
   const pix = parsePix(code) as { type?: string; url?: string; error?: boolean; merchantName?: string };
   expect(pix.error).toBeFalsy();
@@ -88,9 +87,32 @@ describe('parseBrCode', () => {
   it('never throws on hostile input', () => {
     const valid = vectors.brcode_valid[0]!.code;
     const hostile: unknown[] = [
-      '', '0', '00', '0002', '000201', 'ab', '\u0000\u0000\u0000\u0000', 'zz02ab', '00zz01', '00-1', '0099' + 'x', '00 201',
-      '\ud800\ud800\ud800', '6304', '63041D3D', valid.slice(0, -1), valid.slice(0, -5), valid + '0', valid.replace('2658', '26xx'),
-      '0'.repeat(100_000), valid.repeat(3), '__proto__', null, undefined, 42, {},
+      '',
+      '0',
+      '00',
+      '0002',
+      '000201',
+      'ab',
+      '\u0000\u0000\u0000\u0000',
+      'zz02ab',
+      '00zz01',
+      '00-1',
+      '0099' + 'x',
+      '00 201',
+      '\ud800\ud800\ud800',
+      '6304',
+      '63041D3D',
+      valid.slice(0, -1),
+      valid.slice(0, -5),
+      valid + '0',
+      valid.replace('2658', '26xx'),
+      '0'.repeat(100_000),
+      valid.repeat(3),
+      '__proto__',
+      null,
+      undefined,
+      42,
+      {},
     ];
     for (let cut = 1; cut < valid.length; cut++) hostile.push(valid.slice(0, cut), valid.slice(cut));
     for (const h of hostile) {
@@ -129,8 +151,10 @@ describe('buildDynamicBrCode', () => {
   it('produces exactly the expected code for a known input', () => {
     const code = build(1050, 'Fulano de Tal', 'Brasília', 'pix.example.com/qr/9d36b84fc70b478fb95c12729b90ca25');
     const body =
-      '000201010212' + '26730014br.gov.bcb.pix2551pix.example.com/qr/9d36b84fc70b478fb95c12729b90ca25' +
-      '52040000530398654051' + '0.505802BR5913FULANO DE TAL6008BRASILIA62070503***6304';
+      '000201010212' +
+      '26730014br.gov.bcb.pix2551pix.example.com/qr/9d36b84fc70b478fb95c12729b90ca25' +
+      '52040000530398654051' +
+      '0.505802BR5913FULANO DE TAL6008BRASILIA62070503***6304';
     expect(code).toBe(body + crc16(body));
   });
 

@@ -78,7 +78,12 @@ describe('buildCharge', () => {
     const outcome = autoPayOutcome(30, NOW);
     const c = buildCharge({
       ...base,
-      input: { ...base.input, expiration: 60, externalId: 'order-1', customer: { ...base.input.customer, email: 'm@x.com', phone: '11987654321' } },
+      input: {
+        ...base.input,
+        expiration: 60,
+        externalId: 'order-1',
+        customer: { ...base.input.customer, email: 'm@x.com', phone: '11987654321' },
+      },
       outcome,
     });
     expect(c.expiresAt).toBe('2026-03-01T12:01:00.000Z');
@@ -96,13 +101,23 @@ describe('paying and closing', () => {
     expect(p).toMatchObject({ name: 'Maria', document: '52998224725', account_type: 'CACC' });
     expect(Object.keys(ISPBS)).toContain(p.ispb);
     expect(p.account_number).toMatch(/^[0-9]{6}-[0-9]$/);
-    expect(defaultPayer(waiting, { name: 'João', ispb: '00000000' }, Math.random)).toMatchObject({ name: 'João', ispb: '00000000', document: '52998224725' });
+    expect(defaultPayer(waiting, { name: 'João', ispb: '00000000' }, Math.random)).toMatchObject({
+      name: 'João',
+      ispb: '00000000',
+      document: '52998224725',
+    });
   });
 
   it('PAID carries payer, end-to-end id and paidAt, once only', () => {
     const payer = defaultPayer(waiting, undefined, Math.random);
     const paid = paidCharge(waiting, payer, 'E123', '2026-03-01T12:00:05.000Z');
-    expect(paid).toMatchObject({ status: 'PAID', payer, endToEndId: 'E123', paidAt: '2026-03-01T12:00:05.000Z', updatedAt: '2026-03-01T12:00:05.000Z' });
+    expect(paid).toMatchObject({
+      status: 'PAID',
+      payer,
+      endToEndId: 'E123',
+      paidAt: '2026-03-01T12:00:05.000Z',
+      updatedAt: '2026-03-01T12:00:05.000Z',
+    });
     expect(waiting.status).toBe('WAITING_PAYMENT'); // the input record is not mutated
     expectCode(() => paidCharge(paid, payer, 'E124', 'x'), 'INVALID_STATE');
     expectCode(() => closedCharge(paid, 'expire', 'x'), 'INVALID_STATE');

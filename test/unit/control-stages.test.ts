@@ -47,7 +47,12 @@ describe('journal redaction', () => {
       nested: [{ Client_Secret: 's', access_token: 't', keep: 'visible' }],
       text: jwt,
     });
-    expect(out).toEqual({ authorization: `Bearer ${REDACTED}`, 'X-Sandbox-Admin-Token': REDACTED, nested: [{ Client_Secret: REDACTED, access_token: REDACTED, keep: 'visible' }], text: REDACTED });
+    expect(out).toEqual({
+      authorization: `Bearer ${REDACTED}`,
+      'X-Sandbox-Admin-Token': REDACTED,
+      nested: [{ Client_Secret: REDACTED, access_token: REDACTED, keep: 'visible' }],
+      text: REDACTED,
+    });
   });
 
   it('shortens long strings and leaves the input untouched', () => {

@@ -54,8 +54,12 @@ describe('dueActions', () => {
   });
 
   it('an outcome scheduled after the expiry loses to it; a tie goes to the outcome', () => {
-    expect(dueActions(state(charge('c', 60, { ruleId: 'r', action: 'pay', at: iso(90) })), at(3600))).toEqual([{ kind: 'expire', transactionId: 'c', at: iso(60) }]);
-    expect(dueActions(state(charge('c', 60, { ruleId: 'r', action: 'cancel', at: iso(60) })), at(60))).toEqual([{ kind: 'cancel', transactionId: 'c', at: iso(60) }]);
+    expect(dueActions(state(charge('c', 60, { ruleId: 'r', action: 'pay', at: iso(90) })), at(3600))).toEqual([
+      { kind: 'expire', transactionId: 'c', at: iso(60) },
+    ]);
+    expect(dueActions(state(charge('c', 60, { ruleId: 'r', action: 'cancel', at: iso(60) })), at(60))).toEqual([
+      { kind: 'cancel', transactionId: 'c', at: iso(60) },
+    ]);
   });
 
   it('a charge whose rule says wait still expires; a transfer whose rule says wait never settles by itself', () => {

@@ -11,7 +11,10 @@ describe('fixture checks', () => {
   });
 
   it('refuses a key that does not fit its kind, as the control API does, naming where it is', () => {
-    const bad = { ...structuredClone(base), pixKeys: [{ key: '12345678900', keyType: 'CPF', owner: { name: 'X', document: '52998224725' } }] };
+    const bad = {
+      ...structuredClone(base),
+      pixKeys: [{ key: '12345678900', keyType: 'CPF', owner: { name: 'X', document: '52998224725' } }],
+    };
     let err: unknown;
     try {
       checkFixtures(bad);

@@ -29,7 +29,8 @@ describe('idempotencyKeyOf', () => {
     expect(idempotencyKeyOf(KEY.toUpperCase())).toBe(KEY.toUpperCase());
     expect(codeOf(() => idempotencyKeyOf(undefined))).toBe('MISSING_IDEMPOTENCY_KEY');
     expect(codeOf(() => idempotencyKeyOf('  '))).toBe('MISSING_IDEMPOTENCY_KEY');
-    for (const bad of ['abc', KEY.replace(/-/g, ''), `${KEY}0`, `{${KEY}}`, KEY.replace('a', 'g')]) expect(codeOf(() => idempotencyKeyOf(bad))).toBe('INVALID_IDEMPOTENCY_KEY');
+    for (const bad of ['abc', KEY.replace(/-/g, ''), `${KEY}0`, `{${KEY}}`, KEY.replace('a', 'g')])
+      expect(codeOf(() => idempotencyKeyOf(bad))).toBe('INVALID_IDEMPOTENCY_KEY');
   });
 });
 
@@ -43,7 +44,14 @@ describe('canonical body hash', () => {
 });
 
 describe('records', () => {
-  const record = buildIdempotencyRecord({ principalId: 'p', key: KEY.toUpperCase(), bodyHash: 'h', statusCode: 201, body: { ok: 1 }, now: NOW });
+  const record = buildIdempotencyRecord({
+    principalId: 'p',
+    key: KEY.toUpperCase(),
+    bodyHash: 'h',
+    statusCode: 201,
+    body: { ok: 1 },
+    now: NOW,
+  });
 
   it('are scoped to the principal and fold the key to lower case', () => {
     expect(record.id).toBe(`p:${KEY}`);
@@ -59,7 +67,14 @@ describe('records', () => {
   });
 
   it('the expired ones are listed for pruning', () => {
-    const old = buildIdempotencyRecord({ principalId: 'p', key: 'x', bodyHash: 'h', statusCode: 201, body: {}, now: new Date(NOW.getTime() - 86_400_000) });
+    const old = buildIdempotencyRecord({
+      principalId: 'p',
+      key: 'x',
+      bodyHash: 'h',
+      statusCode: 201,
+      body: {},
+      now: new Date(NOW.getTime() - 86_400_000),
+    });
     expect(expiredIdempotencyRecords({ [record.id]: record, [old.id]: old }, NOW.toISOString())).toEqual([old.id]);
   });
 });

@@ -29,7 +29,16 @@ describe('entryFor', () => {
   it('records one movement as a pair: what leaves one ledger account arrives at the other', () => {
     const l = ledger();
     const e = l.move({ from: 'world', to: A, amount: 1_000, kind: 'OPENING', memo: 'opening' });
-    expect(e).toEqual({ id: 'e1', from: 'world', to: A, amount: 1_000, transactionId: null, kind: 'OPENING', memo: 'opening', at: '2026-01-01T00:00:00.000Z' });
+    expect(e).toEqual({
+      id: 'e1',
+      from: 'world',
+      to: A,
+      amount: 1_000,
+      transactionId: null,
+      kind: 'OPENING',
+      memo: 'opening',
+      at: '2026-01-01T00:00:00.000Z',
+    });
     l.move({ from: A, to: W, amount: 400 });
     expect([l.balance(A), l.balance(W), l.balance('world')]).toEqual([600, 400, -1_000]);
     expect(l.balance(A) + l.balance(W) + l.balance('world')).toBe(0);
@@ -63,7 +72,7 @@ describe('entryFor', () => {
 describe('balanceFromEntries', () => {
   it('agrees with the running balances over a seeded random walk, and no balance ever goes below zero', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const refs: LedgerRef[] = [A, W, accountRef('b'), walletRef('v')];
     const l = ledger();
     let refused = 0;

@@ -64,7 +64,16 @@ describe('validatePixKey', () => {
   it('follows the phone pattern of the vectors', () => {
     const pattern = new RegExp(vectors.pix_key_patterns.PHONE!);
     const good = ['+5511987654321', '+551133334444', '+5521912345678', '+5599999999999'];
-    const bad = ['5511987654321', '+55011987654321', '+5501987654321', '+55119876543', '+55119876543210', '+1 5511987654321', '+55 11 98765-4321', ''];
+    const bad = [
+      '5511987654321',
+      '+55011987654321',
+      '+5501987654321',
+      '+55119876543',
+      '+55119876543210',
+      '+1 5511987654321',
+      '+55 11 98765-4321',
+      '',
+    ];
     for (const k of good) {
       expect(pattern.test(k)).toBe(true);
       expect(validatePixKey('PHONE', k)).toBeNull();
@@ -74,12 +83,21 @@ describe('validatePixKey', () => {
 
   it('accepts random keys of any version and folds upper case', () => {
     const pattern = new RegExp(vectors.pix_key_patterns.RANDOM!);
-    for (const k of ['123e4567-e89b-12d3-a456-426614174000', '9d36b84f-c70b-478f-b95c-12729b90ca25', '00000000-0000-0000-0000-000000000000']) {
+    for (const k of [
+      '123e4567-e89b-12d3-a456-426614174000',
+      '9d36b84f-c70b-478f-b95c-12729b90ca25',
+      '00000000-0000-0000-0000-000000000000',
+    ]) {
       expect(pattern.test(k)).toBe(true);
       expect(validatePixKey('RANDOM', k)).toBeNull();
     }
     expect(validatePixKey('RANDOM', '9D36B84F-C70B-478F-B95C-12729B90CA25')).toBeNull();
-    for (const k of ['9d36b84fc70b478fb95c12729b90ca25', '9d36b84f-c70b-478f-b95c-12729b90ca2', 'g d36b84f-c70b-478f-b95c-12729b90ca25', '{9d36b84f-c70b-478f-b95c-12729b90ca25}']) {
+    for (const k of [
+      '9d36b84fc70b478fb95c12729b90ca25',
+      '9d36b84f-c70b-478f-b95c-12729b90ca2',
+      'g d36b84f-c70b-478f-b95c-12729b90ca25',
+      '{9d36b84f-c70b-478f-b95c-12729b90ca25}',
+    ]) {
       expect(validatePixKey('RANDOM', k)).not.toBeNull();
     }
   });
@@ -95,7 +113,20 @@ describe('validatePixKey', () => {
   });
 
   it('rejects malformed e-mail addresses', () => {
-    for (const k of ['', 'fulano', 'fulano@', '@example.com', 'a@@example.com', 'a@b@example.com', 'fu lano@example.com', '.a@example.com', 'a..b@example.com', 'a@example', 'a@-example.com', 'a@example..com']) {
+    for (const k of [
+      '',
+      'fulano',
+      'fulano@',
+      '@example.com',
+      'a@@example.com',
+      'a@b@example.com',
+      'fu lano@example.com',
+      '.a@example.com',
+      'a..b@example.com',
+      'a@example',
+      'a@-example.com',
+      'a@example..com',
+    ]) {
       expect(validatePixKey('EMAIL', k), k).not.toBeNull();
     }
   });

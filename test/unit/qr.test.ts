@@ -52,7 +52,12 @@ describe('renderQrDataUrl', () => {
       const margin = 4 * scale;
       for (let a = 0; a < image.width; a++) {
         for (let b = 0; b < margin; b++) {
-          for (const [x, y] of [[a, b], [b, a], [a, image.width - 1 - b], [image.width - 1 - b, a]] as const) {
+          for (const [x, y] of [
+            [a, b],
+            [b, a],
+            [a, image.width - 1 - b],
+            [image.width - 1 - b, a],
+          ] as const) {
             expect(gray(x, y)).toBe(255);
           }
         }

@@ -39,7 +39,9 @@ describe('scenario interpolation', () => {
 
   it('fails clearly on an unknown reference, naming what exists', () => {
     expect(() => resolve('create.body.transactionID', scope)).toThrow(InterpolationError);
-    expect(() => resolve('create.body.transactionID', scope)).toThrow(/\$\{create\.body\} has no "transactionID" \(it has: transactionId, amount, items, nested\)/);
+    expect(() => resolve('create.body.transactionID', scope)).toThrow(
+      /\$\{create\.body\} has no "transactionID" \(it has: transactionId, amount, items, nested\)/,
+    );
     expect(() => resolve('nothing.here', scope)).toThrow(/the scenario has no "nothing"/);
     expect(() => interpolateString('${}', scope)).toThrow(/empty reference/);
   });

@@ -25,11 +25,16 @@ const charge = `
 describe('scenario files are validated before anything runs', () => {
   it('names the file, the step (number and name) and the field', async () => {
     const p = await problemsOf('a.yaml', `name: x\nsteps:${charge}  - name: look up\n    request:\n      path: /v1/x\n      expcet: 200\n`);
-    expect(p).toEqual(['F: step 2 "look up", field /steps/1/request/method: is required', 'F: step 2 "look up", field /steps/1/request/expcet: is not a known field']);
+    expect(p).toEqual([
+      'F: step 2 "look up", field /steps/1/request/method: is required',
+      'F: step 2 "look up", field /steps/1/request/expcet: is not a known field',
+    ]);
   });
 
   it('requires exactly one action per step', async () => {
-    expect(await problemsOf('b.yaml', 'name: x\nsteps:\n  - { name: both, pay: a, expire: b }\n')).toEqual(['F: step 1 "both", field /steps/0: a step takes exactly one action, found pay and expire']);
+    expect(await problemsOf('b.yaml', 'name: x\nsteps:\n  - { name: both, pay: a, expire: b }\n')).toEqual([
+      'F: step 1 "both", field /steps/0: a step takes exactly one action, found pay and expire',
+    ]);
     const none = await problemsOf('c.yaml', 'name: x\nsteps:\n  - { name: nothing }\n');
     expect(none[0]).toMatch(/^F: step 1 "nothing", field \/steps\/0: a step needs one action: request, pay/);
   });
@@ -55,7 +60,12 @@ describe('scenario files are validated before anything runs', () => {
       'F: step 3, field /steps/2/request/as: merchant:shop needs an earlier step with save: shop (createMerchant or POST /v1/merchants)',
     ]);
     // built-in scopes, generators and escapes are always fine
-    expect(await problemsOf('f.yaml', `name: x\nsteps:\n  - request: { method: GET, path: "/x/\${account.id}/\${vars.a}/\${scenario.id}/\${$uuid}/$\${literal}" }\n`)).toEqual([]);
+    expect(
+      await problemsOf(
+        'f.yaml',
+        `name: x\nsteps:\n  - request: { method: GET, path: "/x/\${account.id}/\${vars.a}/\${scenario.id}/\${$uuid}/$\${literal}" }\n`,
+      ),
+    ).toEqual([]);
   });
 
   it('reports unreadable files and bad syntax', async () => {
@@ -67,7 +77,13 @@ describe('scenario files are validated before anything runs', () => {
 
   it('accepts JSON as well as YAML', async () => {
     const file = path.join(dir, 'ok.json');
-    await writeFile(file, JSON.stringify({ name: 'json', steps: [{ advance: 1 }, { receiver: { failNext: 1 } }, { expectWebhook: { type: 'cashin.paid', within: 1 } }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: 'json',
+        steps: [{ advance: 1 }, { receiver: { failNext: 1 } }, { expectWebhook: { type: 'cashin.paid', within: 1 } }],
+      }),
+    );
     const r = await loadScenario(file);
     expect(r.problems).toEqual([]);
     expect(r.loaded?.scenario.name).toBe('json');

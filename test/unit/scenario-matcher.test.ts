@@ -16,7 +16,10 @@ describe('scenario matcher', () => {
 
   it('matches objects partially and names each differing field by JSON Pointer', () => {
     ok({ data: { status: 'PAID' } }, { statusCode: 200, data: { status: 'PAID', id: 'x' } });
-    expect(paths({ data: { status: 'PAID', amount: 1 } }, { data: { status: 'EXPIRED', amount: 2 } })).toEqual(['/body/data/status', '/body/data/amount']);
+    expect(paths({ data: { status: 'PAID', amount: 1 } }, { data: { status: 'EXPIRED', amount: 2 } })).toEqual([
+      '/body/data/status',
+      '/body/data/amount',
+    ]);
     expect(paths({ 'a/b': { '~c': 1 } }, { 'a/b': { '~c': 2 } })).toEqual(['/body/a~1b/~0c']);
     expect(match({ data: {} }, { data: [] })[0]!.message).toBe('expected an object, got array');
   });
@@ -53,7 +56,10 @@ describe('scenario matcher', () => {
   it('tells present from absent', () => {
     ok({ error: { $present: false } }, { status: 'PAID' });
     ok({ error: { $present: true } }, { error: null });
-    expect(match({ error: { $present: false } }, { error: { code: 'X' } })[0]).toMatchObject({ path: '/error', message: 'should be absent' });
+    expect(match({ error: { $present: false } }, { error: { code: 'X' } })[0]).toMatchObject({
+      path: '/error',
+      message: 'should be absent',
+    });
     expect(match({ error: { $present: true } }, {})[0]).toMatchObject({ path: '/error', message: 'is absent' });
     // an operator on an absent key fails as absent
     expect(match({ id: { $type: 'string' } }, {})[0]!.message).toBe('is absent');

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Inbox, verifySignature } from '../../src/scenarios/receiver.js';
 
 const SECRET = 'whsec_test_secret';
-const sign = (raw: string, secret = SECRET, t = 1_700_000_000) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
+const sign = (raw: string, secret = SECRET, t = 1_700_000_000) =>
+  `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
 const event = (type: string, status: string) => JSON.stringify({ id: 'e1', type, createdAt: 'now', data: { transactionId: 'tx', status } });
 
 describe('the scenario webhook receiver', () => {

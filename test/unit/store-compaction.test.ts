@@ -30,7 +30,15 @@ function transfer(id: string, status: Transfer['status']): Transfer {
     updatedAt: now(),
   };
 }
-const entry = (id: string, txId: string): LedgerEntry => ({ id, from: 'account:acc', to: 'world', amount: 100, transactionId: txId, kind: 'CASH_OUT', at: now() });
+const entry = (id: string, txId: string): LedgerEntry => ({
+  id,
+  from: 'account:acc',
+  to: 'world',
+  amount: 100,
+  transactionId: txId,
+  kind: 'CASH_OUT',
+  at: now(),
+});
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'pix-compaction-'));
@@ -105,7 +113,9 @@ describe('compaction and crashes around it', () => {
   it('refuses a change the log could not hold, and goes on working', async () => {
     const store = await open();
     const id = randomUUID();
-    await expect(store.commit((tx) => tx.put('transactions', { ...transfer(id, 'PROCESSING'), amount: 1n as unknown as number }))).rejects.toThrow();
+    await expect(
+      store.commit((tx) => tx.put('transactions', { ...transfer(id, 'PROCESSING'), amount: 1n as unknown as number })),
+    ).rejects.toThrow();
     await expect(store.commit((tx) => tx.put('merchants', { id: 'm', odd: 2n } as never))).rejects.toThrow();
     expect(store.data.transactions[id]).toBeUndefined();
     expect(store.data.merchants.m).toBeUndefined();

@@ -44,7 +44,8 @@ function randomValue(rand: () => number, depth = 0): unknown {
   if (r < 0.6) return Array.from({ length: Math.floor(rand() * 5) }, () => randomValue(rand, depth + 1));
   const o: Record<string, unknown> = {};
   const n = Math.floor(rand() * 6);
-  for (let i = 0; i < n; i++) o[['id', 'status', 'amount', 'é', '__proto__', 'constructor', `k${i}`][Math.floor(rand() * 7)]!] = randomValue(rand, depth + 1);
+  for (let i = 0; i < n; i++)
+    o[['id', 'status', 'amount', 'é', '__proto__', 'constructor', `k${i}`][Math.floor(rand() * 7)]!] = randomValue(rand, depth + 1);
   return o;
 }
 
@@ -55,7 +56,7 @@ describe('Codec', () => {
     for (let i = 0; i < 3000; i++) {
       const v = randomValue(rand);
       const id = rand() < 0.5 ? randomUUID() : undefined;
-      const withId = v && typeof v === 'object' && !Array.isArray(v) && id ? { ...(v as object), id } : v;
+      const withId = v && typeof v === 'object' && !Array.isArray(v) && id ? { ...v, id } : v;
       expect(JSON.stringify(codec.decode(codec.encode(withId, id), id))).toBe(JSON.stringify(withId));
     }
   });
@@ -70,7 +71,7 @@ describe('Codec', () => {
       if (!v || typeof v !== 'object' || Array.isArray(v)) continue;
       objects++;
       const id = randomUUID();
-      const withId: Record<string, unknown> = { ...(v as object), tail: randomValue(rand), id };
+      const withId: Record<string, unknown> = { ...v, tail: randomValue(rand), id };
       const wanted = new Set(names.filter(() => rand() < 0.4));
       const bytes = Buffer.from(codec.encode(withId, id), 'latin1');
       const full = codec.decodeBytes(bytes, 0, id) as Record<string, unknown>;
@@ -117,7 +118,15 @@ describe('Codec', () => {
         settleAt: '2030-01-01T00:00:02.000Z',
         settledAt: '2030-01-01T00:00:02.000Z',
         endToEndId: 'E18236120203001010000AbCdEfGhIjK',
-        receiver: { name: 'João Souza', document: '52998224725', ispb: '60701190', account_number: '12345', account_type: 'CACC', key: '52998224725', keyType: 'CPF' },
+        receiver: {
+          name: 'João Souza',
+          document: '52998224725',
+          ispb: '60701190',
+          account_number: '12345',
+          account_type: 'CACC',
+          key: '52998224725',
+          keyType: 'CPF',
+        },
         createdAt: '2030-01-01T00:00:00.000Z',
         updatedAt: '2030-01-01T00:00:02.000Z',
       };
@@ -163,7 +172,7 @@ describe('PackedCollection', () => {
     expect(Object.keys(view)[1]).toBe(ids[1]);
     expect(packedOf(view)).toBe(coll);
     expect(packedOf({})).toBeUndefined();
-    expect(String(view)).toBe('[object Object]');
+    expect(Object.prototype.toString.call(view)).toBe('[object Object]');
   });
 
   it('reclaims the bytes of replaced and deleted records, keeping order and values', () => {

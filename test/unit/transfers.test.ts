@@ -28,7 +28,18 @@ function errorOf(fn: () => unknown): SandboxError {
 }
 
 const transfer = (details: TransferDetails, outcome?: Parameters<typeof buildTransfer>[0]['outcome']) =>
-  buildTransfer({ id: 't1', accountId: 'a1', merchantId: null, amount: 1_500, description: 'rent', details, idempotencyKey: 'k', settleAfterSeconds: 2, now: NOW, ...(outcome ? { outcome } : {}) });
+  buildTransfer({
+    id: 't1',
+    accountId: 'a1',
+    merchantId: null,
+    amount: 1_500,
+    description: 'rent',
+    details,
+    idempotencyKey: 'k',
+    settleAfterSeconds: 2,
+    now: NOW,
+    ...(outcome ? { outcome } : {}),
+  });
 
 const entry = (key: string, keyType: PixKeyEntry['keyType'], document: string, extra: Partial<PixKeyEntry> = {}): PixKeyEntry => ({
   id: key,
@@ -69,7 +80,9 @@ describe('transferDetailsOf', () => {
       keyType: 'EMAIL',
       document: CPF,
     });
-    expect(transferDetailsOf({ name: 'A', key: '123E4567-E89B-12D3-A456-426614174000', keyType: 'RANDOM' }).key).toBe('123e4567-e89b-12d3-a456-426614174000');
+    expect(transferDetailsOf({ name: 'A', key: '123E4567-E89B-12D3-A456-426614174000', keyType: 'RANDOM' }).key).toBe(
+      '123e4567-e89b-12d3-a456-426614174000',
+    );
   });
 
   it.each([
@@ -98,11 +111,22 @@ describe('transferDetailsOf', () => {
 describe('keyOwner (CONTRACT §7)', () => {
   it('is the directory entry when there is one', () => {
     const r = keyOwner({ name: 'Typed', key: 'a@b.com', keyType: 'EMAIL' }, entry('a@b.com', 'EMAIL', OTHER_CPF));
-    expect(r).toEqual({ name: 'Owner', document: OTHER_CPF, ispb: '60701190', account_number: '1234-5', account_type: 'SVGS', key: 'a@b.com', keyType: 'EMAIL' });
+    expect(r).toEqual({
+      name: 'Owner',
+      document: OTHER_CPF,
+      ispb: '60701190',
+      account_number: '1234-5',
+      account_type: 'SVGS',
+      key: 'a@b.com',
+      keyType: 'EMAIL',
+    });
   });
 
   it('a CPF or CNPJ key outside the directory is owned by that document, whatever details.document says', () => {
-    expect(keyOwner({ name: 'Typed', key: CPF, keyType: 'CPF', document: OTHER_CPF }, null)).toMatchObject({ name: 'Typed', document: CPF });
+    expect(keyOwner({ name: 'Typed', key: CPF, keyType: 'CPF', document: OTHER_CPF }, null)).toMatchObject({
+      name: 'Typed',
+      document: CPF,
+    });
     expect(keyOwner({ name: 'Co', key: '11222333000181', keyType: 'CNPJ' }, null).document).toBe('11222333000181');
   });
 
@@ -129,7 +153,9 @@ describe('settlementOf', () => {
       status: 'FAILED',
       error: { code: 'DOCUMENT_MISMATCH' },
     });
-    expect(settlementOf(transfer({ name: 'A', key: 'a@b.com', keyType: 'EMAIL', document: CPF }), entry('a@b.com', 'EMAIL', OTHER_CPF))).toMatchObject({
+    expect(
+      settlementOf(transfer({ name: 'A', key: 'a@b.com', keyType: 'EMAIL', document: CPF }), entry('a@b.com', 'EMAIL', OTHER_CPF)),
+    ).toMatchObject({
       status: 'FAILED',
       error: { code: 'DOCUMENT_MISMATCH' },
     });
@@ -140,13 +166,20 @@ describe('settlementOf', () => {
       status: 'COMPLETED',
       receiver: { document: CPF, key: CPF, keyType: 'CPF' },
     });
-    expect(settlementOf(transfer({ name: 'A', key: 'a@b.com', keyType: 'EMAIL' }), entry('a@b.com', 'EMAIL', OTHER_CPF))).toMatchObject({ status: 'COMPLETED' });
+    expect(settlementOf(transfer({ name: 'A', key: 'a@b.com', keyType: 'EMAIL' }), entry('a@b.com', 'EMAIL', OTHER_CPF))).toMatchObject({
+      status: 'COMPLETED',
+    });
   });
 
   it('an outcome rule decides before the directory', () => {
     const mismatched = { name: 'A', key: CPF, keyType: 'CPF' as const, document: OTHER_CPF };
     expect(settlementOf(transfer(mismatched, { ruleId: 'r', action: 'complete', at: 'x' }), null).status).toBe('COMPLETED');
-    expect(settlementOf(transfer({ name: 'A', key: CPF, keyType: 'CPF' }, { ruleId: 'r', action: 'fail', at: 'x', code: 'AM04', message: 'no money' }), null)).toEqual({
+    expect(
+      settlementOf(
+        transfer({ name: 'A', key: CPF, keyType: 'CPF' }, { ruleId: 'r', action: 'fail', at: 'x', code: 'AM04', message: 'no money' }),
+        null,
+      ),
+    ).toEqual({
       status: 'FAILED',
       error: { code: 'AM04', message: 'no money' },
     });
@@ -161,7 +194,13 @@ describe('transfer records', () => {
   const t = transfer({ name: 'A', key: CPF, keyType: 'CPF' });
 
   it('starts PROCESSING and settles after settleAfterSeconds', () => {
-    expect(t).toMatchObject({ type: 'CASH_OUT', status: 'PROCESSING', amount: 1_500, settleAt: '2026-03-01T12:00:02.000Z', idempotencyKey: 'k' });
+    expect(t).toMatchObject({
+      type: 'CASH_OUT',
+      status: 'PROCESSING',
+      amount: 1_500,
+      settleAt: '2026-03-01T12:00:02.000Z',
+      idempotencyKey: 'k',
+    });
   });
 
   it('ends COMPLETED or FAILED exactly once', () => {

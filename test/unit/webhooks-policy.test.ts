@@ -21,7 +21,12 @@ function delivery(over: Partial<Delivery>): Delivery {
   };
 }
 
-const attempt = (statusCode: number | null) => ({ at: iso(0), statusCode, error: statusCode === null ? 'ECONNREFUSED' : null, durationMs: 3 });
+const attempt = (statusCode: number | null) => ({
+  at: iso(0),
+  statusCode,
+  error: statusCode === null ? 'ECONNREFUSED' : null,
+  durationMs: 3,
+});
 
 describe('afterAttempt', () => {
   it('a 2xx answer delivers; anything else waits the next step of the schedule, then the delivery is dead', () => {
@@ -40,7 +45,14 @@ describe('afterAttempt', () => {
 describe('dueHeads', () => {
   const events: Record<string, WebhookEvent> = {};
   const ev = (id: string, type: WebhookEvent['type'], at: number) =>
-    (events[id] = { id, type, accountId: 'a', transactionId: 't1', createdAt: iso(at), data: { transactionId: 't1', type: 'CASH_IN', status: 'PAID', amount: 1 } });
+    (events[id] = {
+      id,
+      type,
+      accountId: 'a',
+      transactionId: 't1',
+      createdAt: iso(at),
+      data: { transactionId: 't1', type: 'CASH_IN', status: 'PAID', amount: 1 },
+    });
 
   it('lets only the oldest pending event of a transaction go to an endpoint, and only when it is due', () => {
     ev('e1', 'cashin.created', 0);
@@ -57,7 +69,11 @@ describe('dueHeads', () => {
     const blocked = delivery({ id: 'd1', eventId: 'e1', nextAttemptAt: iso(100) });
     const otherEndpoint = delivery({ id: 'd3', endpointId: 'ep2', eventId: 'e2', eventType: 'cashin.paid' });
     const otherTx = delivery({ id: 'd4', transactionId: 't2', eventId: 'e3' });
-    expect(dueHeads([blocked, otherEndpoint, otherTx], events, iso(5)).map((d) => d.id).sort()).toEqual(['d3', 'd4']);
+    expect(
+      dueHeads([blocked, otherEndpoint, otherTx], events, iso(5))
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual(['d3', 'd4']);
   });
 
   it('the body sent is exactly id, type, createdAt and data', () => {

@@ -5,7 +5,8 @@ import { verifySignature } from '../../src/webhooks/verify.js';
 import { signatureHeader } from '../../src/webhooks/sign.js';
 
 const secret = 'whsec_test_secret';
-const body = '{"id":"e1","type":"cashin.paid","createdAt":"2026-01-01T00:00:00.000Z","data":{"transactionId":"t1","type":"CASH_IN","status":"PAID","amount":1500}}';
+const body =
+  '{"id":"e1","type":"cashin.paid","createdAt":"2026-01-01T00:00:00.000Z","data":{"transactionId":"t1","type":"CASH_IN","status":"PAID","amount":1500}}';
 const t = 1_767_225_600;
 
 describe('verifySignature', () => {
@@ -41,7 +42,17 @@ describe('verifySignature', () => {
   it('is false for missing or malformed headers, and accepts any one of several v1 signatures', () => {
     const good = signatureHeader(body, secret, t);
     const v1 = good.split('v1=')[1]!;
-    for (const header of [undefined, null, '', 'garbage', `t=${t}`, `v1=${v1}`, `t=abc,v1=${v1}`, `t=${t},v1=${v1.slice(0, 63)}`, `t=${t},v1=${'z'.repeat(64)}`])
+    for (const header of [
+      undefined,
+      null,
+      '',
+      'garbage',
+      `t=${t}`,
+      `v1=${v1}`,
+      `t=abc,v1=${v1}`,
+      `t=${t},v1=${v1.slice(0, 63)}`,
+      `t=${t},v1=${'z'.repeat(64)}`,
+    ])
       expect(verifySignature({ payload: body, header, secret, now: t })).toBe(false);
     expect(verifySignature({ payload: body, header: `t=${t},v1=${'0'.repeat(64)},v1=${v1}`, secret, now: t })).toBe(true);
     expect(verifySignature({ payload: body, header: ` t=${t} , v1=${v1.toUpperCase()} `, secret, now: t })).toBe(true);

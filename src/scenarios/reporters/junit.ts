@@ -8,6 +8,7 @@ const plain: Painter = { red: (s) => s, green: (s) => s, dim: (s) => s, bold: (s
 // XML 1.0 forbids most control characters even when escaped
 const xml = (s: string): string =>
   s
+    // eslint-disable-next-line no-control-regex -- XML 1.0 cannot hold these characters
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
