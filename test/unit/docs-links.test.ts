@@ -1,0 +1,84 @@
+// The README and docs/ hold the project's contract, and code comments cite their anchors: every
+// relative link must reach a file of the repository and, with #anchor, a heading of that page as
+// GitHub names it. No page may cite a document outside the repository.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packagePath } from '../../src/paths.js';
+
+/** Pages other branches write; links to them are checked like any other once they exist. */
+const WRITTEN_ELSEWHERE = new Set(['docs/store.md', 'docs/install.md']);
+
+const root = packagePath();
+const pages = [
+  'README.md',
+  ...readdirSync(packagePath('docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+/** The text outside fenced code blocks and inline code, where links and headings live. */
+function prose(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, (code) => code.replace(/[[\]()#]/g, ' '));
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, each space a hyphen. */
+export function githubSlug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function anchorsOf(page: string): Set<string> {
+  const text = readFileSync(path.join(root, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const m of text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    const base = githubSlug(m[1]!);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+function linksOf(page: string): string[] {
+  const text = prose(readFileSync(path.join(root, page), 'utf8'));
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
+}
+
+describe('the documentation', () => {
+  it('finds the slug GitHub gives a heading', () => {
+    expect(githubSlug('Charges (cash-in)')).toBe('charges-cash-in');
+    expect(githubSlug("D3. Merchant status is the operator's")).toBe('d3-merchant-status-is-the-operators');
+    expect(githubSlug('`startSandbox` options')).toBe('startsandbox-options');
+  });
+
+  it.each(pages)('%s: every relative link reaches a file, and every #anchor a heading of it', (page) => {
+    const broken: string[] = [];
+    for (const link of linksOf(page)) {
+      const [file = '', anchor] = link.split('#');
+      const target = file === '' ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), file));
+      if (!existsSync(path.join(root, target))) {
+        if (!WRITTEN_ELSEWHERE.has(target)) broken.push(`${link}: no file ${target}`);
+        continue;
+      }
+      if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(target).has(anchor))
+        broken.push(`${link}: no heading #${anchor} in ${target}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('cites no document outside the repository', () => {
+    for (const page of pages)
+      expect(readFileSync(path.join(root, page), 'utf8'), page).not.toMatch(/CONTRACT(\.md)?\s*§|\/work\/|shared\/spec/);
+  });
+
+  it('lists every page of docs/ in its index', () => {
+    const index = linksOf('docs/README.md').map((l) => `docs/${l.split('#')[0]}`);
+    for (const page of pages.filter((p) => p.startsWith('docs/') && p !== 'docs/README.md')) expect(index, page).toContain(page);
+  });
+});
