@@ -50,7 +50,8 @@ beforeAll(async () => {
     body: { amount: 1050, description: 'Order 42', customer: { name: 'Maria Silva', document: '52998224725' } },
   });
   expect(charge.status).toBe(201);
-  [delivery] = await receiver.waitFor(1, (r) => r.body?.data?.transactionId === charge.body.transactionId, 10_000);
+  const [first] = await receiver.waitFor(1, (r) => r.body?.data?.transactionId === charge.body.transactionId, 10_000);
+  delivery = first!;
 });
 
 afterAll(async () => {
