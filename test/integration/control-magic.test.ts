@@ -1,4 +1,4 @@
-// The default magic values (fixtures/default.json, README "Magic values"): each reaches its outcome
+// The default magic values (fixtures/default.json, docs/control-api.md "Magic values"): each reaches its outcome
 // with no control call but advancing the clock, as an app that cannot call the control API sees it.
 // Also the rules and key directory endpoints that edit them.
 import { readFileSync } from 'node:fs';
@@ -111,10 +111,12 @@ describe('default magic values', () => {
     expect(await balance(sb, await sb.token())).toBe(before - 1700);
   });
 
-  it('the README magic-values table lists exactly the default rules and keys', () => {
+  it('the magic-values table of docs/control-api.md lists exactly the default rules and keys', () => {
     const fixtures = JSON.parse(readFileSync(new URL('../../fixtures/default.json', import.meta.url), 'utf8'));
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Magic values'), readme.indexOf('## Webhooks'));
+    const page = readFileSync(new URL('../../docs/control-api.md', import.meta.url), 'utf8');
+    const start = page.indexOf('### Magic values');
+    expect(start, 'docs/control-api.md has a "Magic values" section').toBeGreaterThan(0);
+    const section = page.slice(start, page.indexOf('\n## ', start));
     for (const r of fixtures.rules) {
       const amount = (r.match.amount / 100).toFixed(2);
       expect(section, r.id).toContain(amount);
