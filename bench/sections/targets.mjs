@@ -3,8 +3,9 @@
 // - transaction lookup and balance reads against a bare express hello-world (≥ 70 %);
 // - durable cash-out at 1k, 10k and 100k stored transactions against json-server 0.17 POST on a
 //   db.json holding the same records (≥ 5× at 10k; our 100k rate ≥ half our 1k rate);
-// - cash-in (BR Code + PNG QR) against qrcode.toDataURL of the same strings (≥ 3×), with the PNG
-//   checked: at least 200 px and decoded by jsQR to the exact pixCode;
+// - cash-in (BR Code + PNG QR) against qrcode.toDataURL of the same strings (≥ 5×, issue 17: a
+//   stateful charge should not be slower than a mock's canned answer), with the PNG checked: at
+//   least 200 px and decoded by jsQR to the exact pixCode;
 // - start-up to healthy from built code against a bare express app (≤ 2×);
 // - resident memory of a sandbox holding 100k transactions (< 150 MB), json-server's beside it.
 // The sandbox always runs from dist/ in its own process, on a real data folder with fsync on,
@@ -167,8 +168,8 @@ async function cashIn(sb, headers) {
     baselineName: 'qrcode.toDataURL, same strings, one core',
     baseline: rate(b.bare),
     ratio,
-    target: '≥ 3×',
-    met: ratio >= 3,
+    target: '≥ 5×',
+    met: ratio >= 5,
   });
   row({
     order: 31,

@@ -3,6 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { seg } from './control-client.js';
+import { QR_IMAGE_MAX_BYTES } from '../schemas/control.js';
 import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
 
 type Conn = { 'base-url'?: string; 'admin-token'?: string };
@@ -54,27 +55,46 @@ function chargeAction(y: Argv, action: 'expire' | 'cancel', describe: string): A
   );
 }
 
+/** The image file's bytes as base64, refused here (exit 2) when it cannot be sent. */
+async function qrImageArg(file: string): Promise<string> {
+  const size = await stat(file).then(
+    (s) => (s.isFile() ? s.size : -1),
+    () => -1,
+  );
+  if (size < 0) throw new UsageError(`no such image file: ${file}`);
+  if (size > QR_IMAGE_MAX_BYTES) throw new UsageError(`${file} is ${size} bytes; the sandbox reads images of at most 5 MiB`);
+  return (await readFile(file)).toString('base64');
+}
+
 function payCommand(y: Argv): Argv {
   return y.command(
     'pay [id]',
-    'pay a charge now (WAITING_PAYMENT → PAID), by id or by its copy-and-paste code',
+    'pay a charge now (WAITING_PAYMENT → PAID), by id, by its copy-and-paste code or by an image of its QR code',
     (c) =>
       withConn(c)
         .positional('id', { type: 'string', describe: 'the charge (transactionId)' })
         .option('pix-code', { type: 'string', describe: 'pay whichever charge this copy-and-paste code belongs to, as a payer app would' })
+        .option('qr-image', {
+          type: 'string',
+          describe: 'pay the charge whose QR code appears in this PNG or JPEG file (a screenshot will do), as a payer app would',
+        })
         .option('payer-name', { type: 'string', describe: "payer's name" })
         .option('payer-document', { type: 'string', describe: "payer's CPF or CNPJ, digits only" })
         .option('payer-ispb', { type: 'string', describe: "payer's bank ISPB (8 digits)" })
         .option('payer-account-number', { type: 'string' })
         .option('payer-account-type', { type: 'string' })
         .example('$0 pay 6f1c2d3e-…', 'pay with generated payer data')
-        .example("$0 pay --pix-code '00020126…6304ABCD' --payer-name 'Maria Silva'", 'pay by code'),
+        .example("$0 pay --pix-code '00020126…6304ABCD' --payer-name 'Maria Silva'", 'pay by code')
+        .example('$0 pay --qr-image checkout.png', 'pay the charge shown in a screenshot'),
     (a) =>
       runCommand(async () => {
         const payer = payerOf(a);
-        if (a.id && a['pix-code']) throw new UsageError('give a charge id or --pix-code, not both');
+        const given = [a.id, a['pix-code'], a['qr-image']].filter((v) => v !== undefined && v !== '').length;
+        if (given > 1) throw new UsageError('give one of a charge id, --pix-code or --qr-image');
         if (a['pix-code']) return clientOf(a).call('POST', '/_sandbox/pix/pay', { pixCode: a['pix-code'], ...(payer ? { payer } : {}) });
-        if (!a.id) throw new UsageError('pay needs a charge id or --pix-code');
+        if (a['qr-image'])
+          return clientOf(a).call('POST', '/_sandbox/pix/pay', { qrImage: await qrImageArg(a['qr-image']), ...(payer ? { payer } : {}) });
+        if (!a.id) throw new UsageError('pay needs a charge id, --pix-code or --qr-image');
         return clientOf(a).call('POST', `/_sandbox/charges/${seg(a.id)}/pay`, payer ? { payer } : {});
       }),
   );

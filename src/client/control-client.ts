@@ -104,6 +104,11 @@ export class ControlClient {
   payByCode(pixCode: string, payer?: Payer): Promise<SandboxTransaction> {
     return this.call('POST', '/pix/pay', { pixCode, ...(payer ? { payer } : {}) });
   }
+  /** Pays the charge whose QR code appears in an image: PNG or JPEG bytes (a page screenshot will do), or their base64. */
+  payByQrImage(image: Uint8Array | string, payer?: Payer): Promise<SandboxTransaction> {
+    const qrImage = typeof image === 'string' ? image : Buffer.from(image.buffer, image.byteOffset, image.byteLength).toString('base64');
+    return this.call('POST', '/pix/pay', { qrImage, ...(payer ? { payer } : {}) });
+  }
   expire(chargeId: string): Promise<SandboxTransaction> {
     return this.call('POST', `/charges/${seg(chargeId)}/expire`, {});
   }

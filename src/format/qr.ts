@@ -1,14 +1,15 @@
-// QR code images for charges. The qrcode package's own PNG path writes RGBA through a general
-// purpose encoder and runs at ~120 images/s per core, which caps charge creation; building only
-// the matrix there and writing a small grayscale PNG here is several times faster.
-
+// QR code images for charges. The qrcode package builds the module matrix (data bits,
+// Reed-Solomon, function patterns); the two choices that were most of its cost are made here
+// (qr-segments.ts, qr-mask.ts), and the matrix is drawn as a 1-bit grayscale PNG: qrcode's own
+// PNG path writes RGBA through a general-purpose encoder, whereas one bit per pixel, with every
+// repeated scanline a zero line under filter Up, leaves deflate ~7 kB of mostly zeros.
 import QRCode from 'qrcode';
 import * as zlib from 'node:zlib';
+import { withBestMask } from './qr-mask.js';
+import { COUNT_BITS, segmentsOf } from './qr-segments.js';
 
 const QUIET_ZONE = 4;
 const MIN_WIDTH_PX = 200;
-const DARK = 0x00;
-const LIGHT = 0xff;
 const FILTER_NONE = 0;
 const FILTER_UP = 2;
 
@@ -43,49 +44,57 @@ function chunk(type: string, data: Buffer): Buffer {
   return out;
 }
 
-/** A PNG (8-bit grayscale) of the QR code of `text`, at least 200 px wide with a 4-module margin. */
+export interface QrMatrix {
+  /** modules per side */
+  size: number;
+  /** row-major, 1 = dark */
+  data: Uint8Array;
+}
+
+/** The QR code (error correction level M) of `text`: the same matrix as qrcode's default, when its split is as short. */
+export function qrMatrix(text: string): QrMatrix {
+  let symbol = QRCode.create(segmentsOf(text), { errorCorrectionLevel: 'M', maskPattern: 0 });
+  // past version 9 the count fields are wider, which may favour another split
+  const group = symbol.version < 10 ? 0 : symbol.version < 27 ? 1 : 2;
+  if (group > 0) symbol = QRCode.create(segmentsOf(text, COUNT_BITS[group]), { errorCorrectionLevel: 'M', maskPattern: 0 });
+  const { size, data, reservedBit } = symbol.modules;
+  return { size, data: withBestMask(size, data, reservedBit) };
+}
+
+/** A PNG (1-bit grayscale) of the QR code of `text`, at least 200 px wide with a 4-module margin. */
 export function renderQrPng(text: string): Buffer {
-  const { size, data } = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules;
+  const { size, data } = qrMatrix(text);
   return matrixToPng(size, data);
 }
 
-/** Draws a square module matrix (row-major, non-zero = dark) as a grayscale PNG. */
+/** Draws a square module matrix (row-major, non-zero = dark) as a 1-bit grayscale PNG (0 = black). */
 export function matrixToPng(size: number, data: ArrayLike<number>): Buffer {
   const modules = size + 2 * QUIET_ZONE;
   const scale = Math.ceil(MIN_WIDTH_PX / modules);
   const width = modules * scale;
-  const stride = width + 1; // a filter-type byte starts every scanline
-  const raw = Buffer.allocUnsafe(width * stride);
-
-  // The first scanline of each module row is written plainly (filter None); the scale - 1 lines
-  // that repeat it use filter Up, which makes them all zeros. Deflate then has almost nothing to
-  // do: ~3x faster and ~3x smaller than repeating the pixels (RLE strategy suits the long runs).
-  const blank = Buffer.alloc(stride, LIGHT);
+  const stride = 1 + Math.ceil(width / 8); // a filter-type byte starts every scanline
+  // all light, and every scanline a repeat of the one above (filter Up, all zeros) …
+  const raw = Buffer.alloc(width * stride);
+  for (let y = 0; y < width; y++) raw[y * stride] = FILTER_UP;
+  const blank = Buffer.alloc(stride, 0xff);
   blank[0] = FILTER_NONE;
-  const repeat = Buffer.alloc(stride, 0);
-  repeat[0] = FILTER_UP;
-  const margin = QUIET_ZONE * scale;
-  for (let y = 0; y < width; y++) {
-    const line = y * stride;
-    const moduleRow = Math.floor(y / scale) - QUIET_ZONE;
-    if (y % scale !== 0) {
-      repeat.copy(raw, line);
-    } else {
-      blank.copy(raw, line);
-      if (moduleRow >= 0 && moduleRow < size) {
-        const base = moduleRow * size;
-        let x = line + 1 + margin;
-        for (let col = 0; col < size; col++, x += scale) {
-          if (data[base + col]) for (let s = 0; s < scale; s++) raw[x + s] = DARK;
-        }
-      }
+  blank.copy(raw, 0);
+  // … but the first scanline of each module row, written plainly
+  for (let row = 0; row < size; row++) {
+    const line = (QUIET_ZONE + row) * scale * stride;
+    blank.copy(raw, line);
+    for (let col = 0; col < size; col++) {
+      if (!data[row * size + col]) continue;
+      for (let x = (QUIET_ZONE + col) * scale, end = x + scale; x < end; x++) raw[line + 1 + (x >>> 3)]! &= ~(0x80 >>> (x & 7));
     }
   }
+  // the first light scanline after the symbol (the top margin is covered by the first line)
+  blank.copy(raw, (QUIET_ZONE + size) * scale * stride);
 
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(width, 4);
-  header[8] = 8; // bit depth
+  header[8] = 1; // bit depth
   header[9] = 0; // colour type: grayscale; compression, filter and interlace methods stay 0
   const idat = zlib.deflateSync(raw, { level: 1, strategy: zlib.constants.Z_RLE });
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);

@@ -1,13 +1,15 @@
-// Body parsing: JSON up to 1 MiB and 32 levels of nesting (the token endpoint also takes RFC 6749
-// form bodies), 415 for any other media type, and validation that names ignored fields.
+// Body parsing: JSON up to 1 MiB (a route may raise it) and 32 levels of nesting (the token
+// endpoint also takes RFC 6749 form bodies), 415 for any other media type, and validation that
+// names ignored fields.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { SandboxError } from '../domain/errors.js';
 import { unknownFields, validateBody, withoutUnknownFields } from '../schemas/validator.js';
 import { noteBody } from './journal.js';
 
-const LIMIT = '1mb';
-const json = express.json({ limit: LIMIT, strict: true, type: () => true });
-const form = express.urlencoded({ limit: LIMIT, extended: false, parameterLimit: 100 });
+/** The body limit of every route but those that declare their own (an image to read). */
+export const BODY_LIMIT = 1024 * 1024;
+const jsonParser = (limit: number) => express.json({ limit, strict: true, type: () => true });
+const form = express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 });
 /** No request of the API nests deeper than a few levels; far deeper JSON would break recursive code (copies, serializers). */
 export const MAX_BODY_DEPTH = 32;
 
@@ -23,23 +25,30 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-const jsonWithDepth: RequestHandler = (req, res, next) =>
-  json(req, res, (err?: unknown) => {
-    if (err) return next(err);
-    if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
-      return next(
-        new SandboxError('VALIDATION_ERROR', `the request body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`, [
-          { path: '/', message: `must not nest more than ${MAX_BODY_DEPTH} levels deep` },
-        ]),
-      );
-    next();
-  });
+const withDepth =
+  (parse: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
+        return next(
+          new SandboxError('VALIDATION_ERROR', `the request body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`, [
+            { path: '/', message: `must not nest more than ${MAX_BODY_DEPTH} levels deep` },
+          ]),
+        );
+      next();
+    });
+const json = withDepth(jsonParser(BODY_LIMIT));
 
 const hasBody = (req: Request): boolean =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
-/** Parses JSON bodies; `allowForm` also accepts application/x-www-form-urlencoded. */
-export function parseBody(allowForm = false): RequestHandler {
+/**
+ * Parses JSON bodies; `allowForm` also accepts application/x-www-form-urlencoded. `limitBytes`
+ * raises the JSON limit for the one route that takes an image.
+ */
+export function parseBody(allowForm = false, limitBytes = BODY_LIMIT): RequestHandler {
+  const parseJson = limitBytes === BODY_LIMIT ? json : withDepth(jsonParser(limitBytes));
   return (req, res, next) => {
     // the body as the client sent it, before validation fills in defaults: the journal keeps it
     const parsed = (err?: unknown) => {
@@ -50,7 +59,7 @@ export function parseBody(allowForm = false): RequestHandler {
       req.body = {};
       return parsed();
     }
-    if (req.is('application/json') || req.is('application/*+json')) return jsonWithDepth(req, res, parsed);
+    if (req.is('application/json') || req.is('application/*+json')) return parseJson(req, res, parsed);
     if (allowForm && req.is('application/x-www-form-urlencoded')) return form(req, res, parsed);
     const accepted = allowForm ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
     next(

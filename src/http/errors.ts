@@ -22,9 +22,13 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 /** Maps body-parser failures and anything unexpected; never leaks a stack trace. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof SandboxError) return sendError(res, err);
-  const e = err as { type?: string; status?: number; message?: string };
+  const e = err as { type?: string; status?: number; message?: string; limit?: number };
   if (e.type === 'entity.parse.failed') return sendError(res, new SandboxError('INVALID_JSON', 'the request body is not valid JSON'));
-  if (e.type === 'entity.too.large') return sendError(res, new SandboxError('PAYLOAD_TOO_LARGE', 'the request body is larger than 1 MiB'));
+  if (e.type === 'entity.too.large')
+    return sendError(
+      res,
+      new SandboxError('PAYLOAD_TOO_LARGE', `the request body is larger than ${(e.limit ?? 1024 * 1024) / (1024 * 1024)} MiB`),
+    );
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported')
     return sendError(res, new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be UTF-8 JSON'));
   if (e.type === 'request.aborted' || e.type === 'request.size.invalid' || e.type === 'stream.encoding.set')

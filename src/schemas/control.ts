@@ -230,12 +230,31 @@ export const chargePaySchema = {
 } as const;
 export type ChargePayBody = { payer?: RuleInput['outcome']['payer'] };
 
+/** The largest image `POST /_sandbox/pix/pay {qrImage}` reads: 5 MiB of PNG or JPEG, decoded from base64. */
+export const QR_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Its body limit: 5 MiB as base64 is 6.67 MiB, in a data URL, beside a payer. */
+export const PIX_PAY_BODY_LIMIT = 7 * 1024 * 1024;
+
 export const pixPaySchema = {
   type: 'object',
-  required: ['pixCode'],
-  properties: { pixCode: { type: 'string', minLength: 1, maxLength: 1024 }, payer: payerSchema },
+  properties: {
+    pixCode: { type: 'string', minLength: 1, maxLength: 1024, description: "The charge's copy-and-paste code (BR Code)" },
+    // no maxLength: the body limit bounds it, and counting the characters of 7 MiB costs more than the check is worth
+    qrImage: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'A PNG or JPEG image in which a QR code of the charge appears anywhere (a screenshot of a whole page): a data URL ' +
+        '(data:image/png;base64,…) or bare base64, at most 5 MiB decoded',
+    },
+    payer: payerSchema,
+  },
+  allOf: [
+    { not: { type: 'object', properties: { pixCode: false, qrImage: false } }, 'x-message': 'needs pixCode or qrImage' },
+    { not: { type: 'object', required: ['pixCode', 'qrImage'] }, 'x-message': 'takes pixCode or qrImage, not both' },
+  ],
 } as const;
-export type PixPayBody = { pixCode: string; payer?: RuleInput['outcome']['payer'] };
+export type PixPayBody = { pixCode?: string; qrImage?: string; payer?: RuleInput['outcome']['payer'] };
 
 export const transferFailSchema = {
   type: 'object',

@@ -94,7 +94,7 @@ function commonErrors(op: Operation): [number, Answer][] {
     out.push([401, err('UNAUTHORIZED: x-sandbox-admin-token missing or wrong (only when an admin token is configured)')]);
   if (op.body && op.auth !== 'client') {
     out.push([400, err('VALIDATION_ERROR (every violated rule in details), INVALID_JSON')]);
-    out.push([413, err('PAYLOAD_TOO_LARGE: a body over 1 MiB')]);
+    out.push([413, err(`PAYLOAD_TOO_LARGE: a body over ${(op.bodyLimitBytes ?? 1024 * 1024) / (1024 * 1024)} MiB`)]);
     out.push([415, err('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json')]);
   }
   if (op.query) out.push([400, err('VALIDATION_ERROR: a query parameter is invalid')]);

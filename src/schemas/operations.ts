@@ -12,6 +12,7 @@ import {
   merchantListControlQuerySchema,
   merchantStatusSchema,
   pixKeySchema,
+  PIX_PAY_BODY_LIMIT,
   pixPaySchema,
   requestsQuerySchema,
   resetSchema,
@@ -50,6 +51,8 @@ export interface Operation {
   body?: JsonSchema;
   /** the body may be omitted (control actions with optional data) */
   bodyOptional?: boolean;
+  /** a JSON body limit other than the 1 MiB of every other route */
+  bodyLimitBytes?: number;
   query?: JsonSchema;
   /** path parameters that are not UUIDs (UUIDs are the default) */
   params?: Record<string, JsonSchema>;
@@ -345,9 +348,19 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'post',
     path: '/_sandbox/pix/pay',
     tag: C('transactions'),
-    summary: 'Pay whichever charge a copy-and-paste code belongs to',
+    summary: 'Pay whichever charge a copy-and-paste code, or the QR code in an image (PNG or JPEG), belongs to',
     body: pixPaySchema,
-    responses: { 200: ok(R.transactionSchema), 404: NOT_FOUND, 409: INVALID_STATE },
+    bodyLimitBytes: PIX_PAY_BODY_LIMIT,
+    responses: {
+      200: ok(R.transactionSchema, 'The charge, PAID (the same answer and events as POST /_sandbox/charges/{id}/pay)'),
+      400: e(
+        'VALIDATION_ERROR: neither or both of pixCode and qrImage; a code that is not a dynamic PIX charge code; qrImage not base64, ' +
+          'not a PNG or JPEG, an image that cannot be decoded, or one in which no QR code is found (nothing changed)',
+      ),
+      404: e('NOT_FOUND: the code (typed or read from the image) leads to no charge of this sandbox (nothing changed)'),
+      409: INVALID_STATE,
+      413: e('PAYLOAD_TOO_LARGE: qrImage over 5 MiB decoded or over 40 million pixels (nothing changed)'),
+    },
   }),
   adminOp({
     method: 'post',
