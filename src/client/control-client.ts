@@ -25,7 +25,7 @@ import type {
   TransactionListQuery,
   TransferFailBody,
 } from '../schemas/control.js';
-import type { JournalEntry } from '../http/journal.js';
+import type { JournalEntry } from '../http/journal-entry.js';
 import type { clockView } from '../services/clock.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
 import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
