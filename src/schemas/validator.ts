@@ -79,6 +79,21 @@ const FORMAT_NAMES: Record<string, string> = {
   url: 'an absolute URL',
   uuid: 'a UUID',
 };
+/** The allowed string within two edits of a misspelt value (cashin.payed → cashin.paid), if exactly one is. */
+function closest(value: string, allowed: unknown[]): string | null {
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const near = allowed.filter((v): v is string => typeof v === 'string' && distance(value.toLowerCase(), v.toLowerCase()) <= 2);
+  return near.length === 1 ? near[0]! : null;
+}
+
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** A rule a value broke, in the sandbox's words (ajv's own, "must NOT have fewer than 1 characters", never reach a client). */
@@ -118,8 +133,11 @@ export function ownWords(e: ErrorObject): string {
       return n === 1 ? 'must not be empty' : `must have at least ${plural(n, 'field')}`;
     case 'maxProperties':
       return `must have at most ${plural(n, 'field')}`;
-    case 'enum':
-      return `must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
+    case 'enum': {
+      const allowed = p.allowedValues as unknown[];
+      const near = typeof e.data === 'string' ? closest(e.data, allowed) : null;
+      return `must be one of ${allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}${near ? `; did you mean ${near}?` : ''}`;
+    }
     case 'const':
       return `must be ${JSON.stringify(p.allowedValue)}`;
     case 'format':
