@@ -14,6 +14,8 @@ export interface Launched {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL to the whole group (clean-up after a failed test) */
   killGroup(): void;
+  /** SIGTERM to the whole group, SIGKILL after 5 s: a clean stop leaves no temporary files behind */
+  stopGroup(): Promise<void>;
 }
 
 /** A clean environment: no PIX_SANDBOX_* of the caller, and no npm lifecycle variables of `npm test`. */
@@ -49,14 +51,26 @@ export function launch(command: string, args: string[], opts: { cwd: string; env
       }
     },
     exited,
-    killGroup() {
+    killGroup,
+    async stopGroup() {
+      if (ended) return;
       try {
-        process.kill(-proc.pid!, 'SIGKILL');
+        process.kill(-proc.pid!, 'SIGTERM');
       } catch {
-        /* already gone */
+        return; // already gone
       }
+      const timer = setTimeout(killGroup, 5000);
+      await exited;
+      clearTimeout(timer);
     },
   };
+  function killGroup(): void {
+    try {
+      process.kill(-proc.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
 }
 
 function groupAlive(pgid: number): boolean {

@@ -70,7 +70,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  launched.splice(0).forEach((l) => l.killGroup());
+  await Promise.all(launched.splice(0).map((l) => l.stopGroup()));
   if (keep) console.log(`[install] kept ${work}`);
   else if (work) await rm(work, { recursive: true, force: true });
 });

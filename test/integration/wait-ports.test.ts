@@ -14,7 +14,7 @@ const run = promisify(execFile);
 const launched: Launched[] = [];
 const servers: http.Server[] = [];
 afterEach(async () => {
-  launched.splice(0).forEach((l) => l.killGroup());
+  await Promise.all(launched.splice(0).map((l) => l.stopGroup()));
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
