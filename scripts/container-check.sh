@@ -218,8 +218,10 @@ CONTAINERFILE
 # Containers created through the API get podman's default limits (nofile 1048576), which runc cannot
 # set on these VMs; the sandbox's container is given explicit limits by the test, but Testcontainers
 # starts its port forwarder itself, so the service gets defaults it can set. (podman 4.3 swaps a
-# "soft:hard" pair here: equal values only.)
-printf '[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=1024:1024"]\n' >"$WORK/containers.conf"
+# "soft:hard" pair here: equal values only.) An exec session (Testcontainers runs a few) leaves a
+# conmon behind for exit_command_delay seconds, 300 by default: 10 is enough for the API to read the
+# exit code, and nothing outlives the check by minutes.
+printf '[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=1024:1024"]\n[engine]\nexit_command_delay = 10\n' >"$WORK/containers.conf"
 SOCKET="$WORK/podman.sock"
 CONTAINERS_CONF="$WORK/containers.conf" command podman --runtime runc system service --time=0 "unix://$SOCKET" >"$WORK/service.log" 2>&1 &
 SERVICE_PID=$!
