@@ -49,8 +49,10 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
 EXPOSE 8080 8443
-# no curl in a slim image: node itself asks the health endpoint (open even with an admin token).
-# No --start-period: the sandbox answers within a second, and dockerfilelint 1.8 rejects the option.
+# no curl in a slim image: node itself asks the health endpoint (open even with an admin token). It
+# answers 200 only once the sandbox is ready (listening, store open, fixtures loaded), 503 while it
+# starts or stops, so "healthy" means ready (docs/install.md). No --start-period: the sandbox answers
+# within a second, and dockerfilelint 1.8 rejects the option.
 HEALTHCHECK --interval=5s --timeout=3s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PIX_SANDBOX_PORT||8080)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1 (the file's "#!/usr/bin/env -S node <flags>" line execs it, with the V8 flags the

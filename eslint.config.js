@@ -5,7 +5,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'vitest.config.ts', 'node_modules/', '.pix-sandbox/', 'test-output/'] },
+  {
+    ignores: [
+      'dist/',
+      'vitest.config.ts',
+      'vitest.install.config.ts',
+      'test/install/consumer/',
+      'node_modules/',
+      '.pix-sandbox/',
+      'test-output/',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts'],

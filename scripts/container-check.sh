@@ -2,13 +2,19 @@
 # Lints, builds and runs the Dockerfile without a Docker engine (podman + runc), on a stand-in
 # base image built locally (no registry is reachable here), then checks the running container:
 # health check, token and cash-in through the published port, data surviving a new container on
-# the same volume, and a clean stop on SIGTERM. Any step that cannot run fails the whole check.
+# the same volume, and a clean stop on SIGTERM. Last, with podman serving its Docker-compatible API,
+# the packed-install test (npm run test:install): the repository cloned, packed and installed into
+# an empty project, and the Testcontainers module run against the image just built. Any step that
+# cannot run fails the whole check.
 # Usage: npm run container:check     (as root, or with podman/buildah/runc/debootstrap installed)
 set -eEuo pipefail
 cd "$(dirname "$0")/.."
 
 BASE_IMAGE=node:22-bookworm-slim # the FROM of the Dockerfile
 IMAGE=localhost/pix-sandbox:check
+# Testcontainers' host port exposure runs an sshd container (testcontainers/sshd upstream, which no
+# registry here can give): a stand-in with the same contract (root/$PASSWORD, TCP forwarding, port 22)
+SSHD_IMAGE=localhost/testcontainers-sshd:stand-in
 NAME=pix-sandbox-check
 VOLUME=pix-sandbox-check-data
 CA_BUNDLE=${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
@@ -19,6 +25,7 @@ RUN_LIMITS=(--ulimit nofile=1024:20000 --ulimit nproc=1024:1024)
 T0=$(date +%s)
 STEP_T=$T0
 WORK=""
+SERVICE_PID=""
 
 # Without systemd podman cannot schedule the periodic health checks (the check runs them itself
 # with `podman healthcheck run`), and says so on every container start and stop: drop that noise.
@@ -46,7 +53,16 @@ fail() {
   fi
   exit 1
 }
+stop_service() {
+  [ -n "$SERVICE_PID" ] || return 0
+  # the containers Testcontainers started (no Ryuk here to reap them), then the API service
+  podman rm -f -t 0 --filter label=org.testcontainers=true >/dev/null 2>&1 || true
+  kill "$SERVICE_PID" 2>/dev/null || true
+  wait "$SERVICE_PID" 2>/dev/null || true
+  SERVICE_PID=""
+}
 cleanup() {
+  stop_service
   podman rm -f -t 0 "$NAME" >/dev/null 2>&1 || true
   podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   [ -n "$WORK" ] && rm -rf "$WORK"
@@ -187,6 +203,40 @@ ok "data survived a new container on the same volume"
 step "stop: SIGTERM to PID 1, clean exit without SIGKILL"
 stop_cleanly
 ok "clean stop"
+
+step "Testcontainers: stand-in $SSHD_IMAGE, podman's Docker-compatible API"
+mkdir -p "$WORK/sshd"
+cat >"$WORK/sshd/Containerfile" <<'CONTAINERFILE'
+FROM node:22-bookworm-slim
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends openssh-server >/dev/null && \
+    rm -rf /var/lib/apt/lists/* && mkdir -p /run/sshd && ssh-keygen -A
+EXPOSE 22
+CMD ["sh", "-c", "echo \"root:${PASSWORD:-root}\" | chpasswd && exec /usr/sbin/sshd -D -e -o PermitRootLogin=yes -o PasswordAuthentication=yes -o AddressFamily=inet -o GatewayPorts=yes -o AllowTcpForwarding=yes"]
+CONTAINERFILE
+"${PODMAN[@]}" build --pull=never --layers -t "$SSHD_IMAGE" "$WORK/sshd" >"$WORK/sshd-build.log" 2>&1 ||
+  { tail -20 "$WORK/sshd-build.log" >&2; fail "podman build of the sshd stand-in"; }
+# Containers created through the API get podman's default limits (nofile 1048576), which runc cannot
+# set on these VMs; the sandbox's container is given explicit limits by the test, but Testcontainers
+# starts its port forwarder itself, so the service gets defaults it can set. (podman 4.3 swaps a
+# "soft:hard" pair here: equal values only.) An exec session (Testcontainers runs a few) leaves a
+# conmon behind for exit_command_delay seconds, 300 by default: 10 is enough for the API to read the
+# exit code, and nothing outlives the check by minutes.
+printf '[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=1024:1024"]\n[engine]\nexit_command_delay = 10\n' >"$WORK/containers.conf"
+SOCKET="$WORK/podman.sock"
+CONTAINERS_CONF="$WORK/containers.conf" command podman --runtime runc system service --time=0 "unix://$SOCKET" >"$WORK/service.log" 2>&1 &
+SERVICE_PID=$!
+for _ in $(seq 1 50); do [ -S "$SOCKET" ] && break; sleep 0.2; done
+[ -S "$SOCKET" ] || { cat "$WORK/service.log" >&2; fail "podman system service did not open $SOCKET"; }
+ok "API on unix://$SOCKET"
+
+step "packed install: clone, npm pack, install into an empty project; npx, wait, import, tsc, Testcontainers"
+DOCKER_HOST="unix://$SOCKET" TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+  SSHD_CONTAINER_IMAGE="$SSHD_IMAGE" PIX_SANDBOX_IMAGE="$IMAGE" NO_COLOR=1 \
+  npm run --silent test:install >"$WORK/install.log" 2>&1 ||
+  { grep -v -e 'systemd connection' -e 'Removing timer' "$WORK/install.log" | tail -80 >&2; fail "npm run test:install"; }
+grep -E '✓|\[install\]|Tests ' "$WORK/install.log" | sed 's/^ */    /'
+stop_service
+ok "the packed package works in an empty project, and with Testcontainers"
 
 echo
 echo "container-check: PASSED in $(($(date +%s) - T0))s"

@@ -11,6 +11,21 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/**
+ * What GET /_sandbox/health reports as readiness (ready when the three checks hold). boot() sets them as
+ * start-up and stop go: a sandbox that answers is not necessarily one that is ready for tests.
+ */
+export interface Readiness {
+  /** every listener (HTTP, and HTTPS when on) accepts connections; false again once stop() begins */
+  listening: boolean;
+  /** the store is open (false once stop() has closed it) */
+  storeOpen: boolean;
+  /** the fixtures are in the store: loaded into a fresh store, or kept in a reused data file */
+  fixturesLoaded: boolean;
+  /** stop() has begun */
+  stopping: boolean;
+}
+
 export interface AppContext {
   config: Config;
   store: Store;
@@ -26,6 +41,7 @@ export interface AppContext {
   /** process start, real time (uptime) */
   startedAtMs: number;
   version: string;
+  readiness: Readiness;
 }
 
 export function createContext(parts: { config: Config; store: Store; clock: Clock; version: string; startedAtMs: number }): AppContext {
@@ -38,6 +54,7 @@ export function createContext(parts: { config: Config; store: Store; clock: Cloc
       if (!parts.config.publicUrl) url = u;
     },
     workers: [],
+    readiness: { listening: false, storeOpen: true, fixturesLoaded: false, stopping: false },
     runDue: async () => {
       for (const w of ctx.workers) await w.runDue();
     },

@@ -106,6 +106,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
 
 export { PixClient, ControlClient };
 export { SandboxApiError, Transport } from './client/transport.js';
+export { waitForSandbox } from './client/wait.js';
+export type { WaitOptions, WaitResult } from './client/wait.js';
 export type { RawResponse, RequestOptions, TransportOptions } from './client/transport.js';
 export type * from './client/public-client.js';
 export type * from './client/control-client.js';

@@ -77,6 +77,7 @@ export async function boot(config: Config): Promise<Running> {
   const release = async () => {
     for (const w of ctx.workers) await w.stop();
     await ctx.store.close();
+    ctx.readiness.storeOpen = false;
     await tlsMaterial?.cleanup();
   };
   const notes: string[] = [];
@@ -86,6 +87,7 @@ export async function boot(config: Config): Promise<Running> {
   };
   try {
     if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
+    ctx.readiness.fixturesLoaded = true;
     // first among the workers, so that the events of due transitions go out in the same runDue()
     ctx.workers.push(dueWorker(ctx));
     for (const ext of EXTENSIONS.beforeListen) notes.push(...((await ext(ctx)) ?? []));
@@ -113,10 +115,13 @@ export async function boot(config: Config): Promise<Running> {
     throw e;
   }
   const ticker = config.tick ? startTicker(ctx) : null;
+  ctx.readiness.listening = true;
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      ctx.readiness.stopping = true;
+      ctx.readiness.listening = false;
       const closing = listeners.map((l) => new Promise<void>((r) => l.server.close(() => r())));
       // keep-alive connections go idle as their last response is sent: close them as they do,
       // so that a drained server exits at once instead of waiting for the force timer

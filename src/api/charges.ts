@@ -8,6 +8,7 @@ import { authenticate, principalOf, type AuthPrincipal } from '../http/auth.js';
 import { parseBody, readBody } from '../http/body.js';
 import { uuidParam, type Routes } from '../http/routes.js';
 import { cashInSchema, type CashInBody } from '../schemas/public.js';
+import { cashInChecks } from '../schemas/checks.js';
 import { createCharge, type Actor } from '../services/charges.js';
 import type { Charge } from '../store/model.js';
 
@@ -15,7 +16,7 @@ export const actorOf = (p: AuthPrincipal): Actor => ({ accountId: p.account.id, 
 
 export function chargeRoutes(routes: Routes, ctx: AppContext): void {
   routes.post('/v1/banking/cash-in/pix', authenticate(ctx), parseBody(), async (req, res) => {
-    const body = readBody<CashInBody>(req, res, cashInSchema);
+    const body = readBody<CashInBody>(req, res, cashInSchema, cashInChecks);
     let charge: Charge | undefined;
     const durable = ctx.store.commit((tx) => (charge = createCharge(tx, ctx, actorOf(principalOf(res)), body)));
     // the change is applied at once; its PNG is drawn while the write is under way (and never

@@ -21,6 +21,7 @@ import {
   type MerchantListQuery,
   type MerchantPatchBody,
 } from '../schemas/public.js';
+import { merchantCreateChecks } from '../schemas/checks.js';
 import { validateQuery } from '../schemas/validator.js';
 import {
   createMerchant,
@@ -39,7 +40,7 @@ export function merchantRoutes(routes: Routes, ctx: AppContext): void {
   const auth = authenticate(ctx);
 
   routes.post('/v1/merchants', auth, accountOnly, parseBody(), async (req, res) => {
-    const body = readBody<MerchantCreateBody>(req, res, merchantCreateSchema);
+    const body = readBody<MerchantCreateBody>(req, res, merchantCreateSchema, merchantCreateChecks);
     const accountId = principalOf(res).account.id;
     precheckMerchant(ctx, accountId, body);
     const creds = await newMerchantCredentials();

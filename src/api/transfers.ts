@@ -17,13 +17,14 @@ import { authenticate, principalOf } from '../http/auth.js';
 import { parseBody, readBody } from '../http/body.js';
 import type { Routes } from '../http/routes.js';
 import { cashOutSchema, type CashOutBody } from '../schemas/public.js';
+import { cashOutChecks } from '../schemas/checks.js';
 import { createTransfer } from '../services/transfers.js';
 import { actorOf } from './charges.js';
 
 export function transferRoutes(routes: Routes, ctx: AppContext): void {
   routes.post('/v1/banking/cash-out/pix', authenticate(ctx), parseBody(), async (req, res) => {
     const key = idempotencyKeyOf(req.get(IDEMPOTENCY_HEADER));
-    const body = readBody<CashOutBody>(req, res, cashOutSchema);
+    const body = readBody<CashOutBody>(req, res, cashOutSchema, cashOutChecks);
     const principal = principalOf(res);
     const hash = bodyHash(body);
     // a replay changes nothing, yet its commit still waits for any write under way (the original's):

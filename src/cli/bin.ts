@@ -50,8 +50,9 @@ await cli
   .help()
   .alias('h', 'help')
   .version()
-  .fail((msg, err, y) => {
-    if (err) {
+  .fail((msg, err: Error | string | undefined, y) => {
+    // a failed .check() hands its verdict over as `err` too (a string or an Error): still bad usage
+    if (err instanceof Error && !msg) {
       console.error(`pix-sandbox: ${err.message}`);
       process.exit(1);
     }

@@ -1,4 +1,4 @@
-// A small HTTP client for a running sandbox: the control API (CONTRACT §12) for the CLI
+// A small HTTP client for a running sandbox: the control API (docs/control-api.md) for the CLI
 // commands, and plain exchanges (request + response, kept for reports) for the scenario runner.
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
@@ -27,7 +27,7 @@ export interface HttpExchange {
 /** The sandbox could not be reached at all (refused, timed out, DNS). */
 export class NetworkError extends Error {}
 
-/** A control call answered with an error status; `message` is the §3 message. */
+/** A control call answered with an error status; `message` is the error answer's message (docs/api.md). */
 export class CallError extends Error {
   constructor(
     readonly status: number,
@@ -81,7 +81,7 @@ export async function send(
   return { request, response: { status: res.status, headers: resHeaders, body }, durationMs: Math.round(performance.now() - started) };
 }
 
-/** The error of a failed call as the sandbox worded it (CONTRACT §3), or the status line. */
+/** The error of a failed call as the sandbox worded it (docs/api.md), or the status line. */
 export function errorOf(ex: HttpExchange): CallError {
   const b = ex.response.body as { message?: unknown; error?: unknown; error_description?: unknown } | undefined;
   const code =

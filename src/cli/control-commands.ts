@@ -1,4 +1,4 @@
-// Thin commands over the control API (CONTRACT §12) of a running sandbox. Each prints the
+// Thin commands over the control API (docs/control-api.md) of a running sandbox. Each prints the
 // resulting resource as JSON; exit 0 success, 1 the call failed (the sandbox's message), 2 bad usage.
 import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';

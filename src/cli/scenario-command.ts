@@ -1,17 +1,30 @@
-// `pix-sandbox scenario run|validate <files or folders…>`. Every file is validated before anything
-// runs (exit 2 naming file, step and field); then each scenario runs in its own tenant against
-// --base-url, or against an in-process sandbox with --start. Exit 0 all passed, 1 one failed.
+// `pix-sandbox scenario run|validate <files or folders…> [--shipped]`. Every file is validated
+// before anything runs (exit 2 naming every problem: file, step and field); then each scenario runs
+// in its own tenant against --base-url, or against an in-process sandbox with --start. Exit 0 all
+// passed, 1 one failed.
 import type { Argv } from 'yargs';
+import { packagePath } from '../paths.js';
 import { connectionOptions } from './options.js';
 
-function runOptions<T>(y: Argv<T>) {
-  return connectionOptions(y)
-    .positional('paths', {
-      type: 'string',
-      array: true,
-      demandOption: true,
-      describe: 'scenario files (.yaml, .yml, .json) or folders of them',
+/** The paths and --shipped of both subcommands. */
+function pathOptions<T>(y: Argv<T>) {
+  return y
+    .positional('paths', { type: 'string', array: true, describe: 'scenario files (.yaml, .yml, .json) or folders of them' })
+    .option('shipped', {
+      type: 'boolean',
+      default: false,
+      describe: 'the scenarios shipped with the package (its scenarios/ folder), from whatever folder you are in',
     })
+    .check((a) => ((a.paths?.length ?? 0) > 0 || a.shipped ? true : 'name scenario files or folders, or use --shipped'));
+}
+
+/** The files the command works on: the paths given, and the package's own folder with --shipped. */
+export function scenarioPaths(a: { paths?: string[] | undefined; shipped: boolean }): string[] {
+  return [...(a.paths ?? []), ...(a.shipped ? [packagePath('scenarios')] : [])];
+}
+
+function runOptions<T>(y: Argv<T>) {
+  return connectionOptions(pathOptions(y))
     .option('start', {
       type: 'boolean',
       default: false,
@@ -34,7 +47,7 @@ function runOptions<T>(y: Argv<T>) {
       if (a.out && a.reporter === 'console') throw new Error('--out needs --reporter junit or json');
       return true;
     })
-    .example('$0 scenario run scenarios --start', 'run every shipped scenario against a throw-away sandbox')
+    .example('$0 scenario run --shipped --start', 'run every shipped scenario against a throw-away sandbox')
     .example('$0 scenario run scenarios/charge-paid.yaml --base-url http://localhost:8080', 'against a running sandbox')
     .example('$0 scenario run scenarios --start --reporter junit --out reports/scenarios.xml', 'for CI');
 }
@@ -45,7 +58,7 @@ export function scenarioCommand(y: Argv): Argv {
   return y.command('scenario <command>', 'run or validate scenario files (YAML or JSON)', (s) =>
     s
       .command(
-        'run <paths..>',
+        'run [paths..]',
         'run scenarios; exit 0 when all pass, 1 when one fails, 2 when a file is invalid',
         (c) => runOptions(c),
         async (a) => {
@@ -56,12 +69,12 @@ export function scenarioCommand(y: Argv): Argv {
         },
       )
       .command(
-        'validate <paths..>',
-        'check scenario files against their schema without running them (exit 0 or 2)',
-        (c) => c.positional('paths', { type: 'string', array: true, demandOption: true }),
+        'validate [paths..]',
+        'check scenario files without running them, naming every problem (exit 0 or 2)',
+        (c) => pathOptions(c),
         async (a) => {
           const { validateFiles } = await import('./scenario-run.js');
-          const ok = await validateFiles(a.paths);
+          const ok = await validateFiles(scenarioPaths(a));
           if (ok) process.stdout.write(`${ok.length} scenario file(s) valid\n`);
           process.exitCode = ok ? 0 : 2;
         },

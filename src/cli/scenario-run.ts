@@ -12,7 +12,7 @@ import { countOf } from '../scenarios/result.js';
 import { runAll } from '../scenarios/run.js';
 import { ControlClient, NetworkError } from './control-client.js';
 import { baseUrlOf } from './options.js';
-import type { RunArgs } from './scenario-command.js';
+import { scenarioPaths, type RunArgs } from './scenario-command.js';
 
 export async function validateFiles(paths: string[]) {
   const { scenarios, problems } = await loadAll(paths);
@@ -21,7 +21,7 @@ export async function validateFiles(paths: string[]) {
 }
 
 export async function run(a: RunArgs): Promise<number> {
-  const scenarios = await validateFiles(a.paths);
+  const scenarios = await validateFiles(scenarioPaths(a));
   if (!scenarios) return 2;
   let running: Running | null = null;
   let baseUrl = baseUrlOf(a);

@@ -1,15 +1,19 @@
-// `pix-sandbox serve`: options of CONTRACT §13, each also an environment variable.
+// `pix-sandbox serve`: its options, each also an environment variable (docs/configuration.md).
 import type { Argv } from 'yargs';
 import { defaultConfig, type Config } from '../config.js';
 import { boot } from '../server.js';
 import { StoreFileError } from '../store/wal-adapter.js';
 import { SandboxError } from '../domain/errors.js';
 import { TlsConfigError } from '../http/tls.js';
+import { startupLines } from './banner.js';
 
 export function serveOptions<T>(y: Argv<T>) {
   return y
     .option('port', { type: 'number', default: 8080, describe: 'HTTP port (0 picks a free one) [PIX_SANDBOX_PORT]' })
-    .option('https-port', { type: 'string', default: '8443', describe: 'HTTPS port, or "off" [PIX_SANDBOX_HTTPS_PORT]' })
+    .option('https-port', {
+      type: 'string',
+      describe: 'HTTPS port, or "off" (default 8443; with --port 0, a free port too) [PIX_SANDBOX_HTTPS_PORT]',
+    })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on [PIX_SANDBOX_HOST]' })
     .option('data-dir', { type: 'string', default: './.pix-sandbox', describe: 'folder of db.json [PIX_SANDBOX_DATA_DIR]' })
     .option('memory', { type: 'boolean', default: false, describe: 'keep everything in memory, no file [PIX_SANDBOX_MEMORY]' })
@@ -38,8 +42,16 @@ type ServeArgs = Awaited<ReturnType<typeof serveOptions>['argv']>;
 
 export class UsageError extends Error {}
 
+/**
+ * HTTPS follows HTTP unless told otherwise: 8443 beside a fixed --port, a free port beside --port 0,
+ * so that two sandboxes started with the same flags (--port 0) never collide on 8443.
+ */
+export function httpsPortDefault(port: number): string {
+  return port === 0 ? '0' : '8443';
+}
+
 export function configFromArgs(a: ServeArgs): Config {
-  const httpsRaw = String(a['https-port']).toLowerCase();
+  const httpsRaw = String(a['https-port'] ?? httpsPortDefault(a.port)).toLowerCase();
   const httpsPort = httpsRaw === 'off' ? null : Number(httpsRaw);
   if (httpsPort !== null && (!Number.isInteger(httpsPort) || httpsPort < 0 || httpsPort > 65535))
     throw new UsageError(`--https-port must be a port number or "off" (got ${a['https-port']})`);
@@ -90,21 +102,13 @@ export async function serve(config: Config): Promise<void> {
     console.error('pix-sandbox: failed to start:', e);
     process.exit(1);
   }
-  const { ctx } = running;
-  for (const l of running.listeners) console.log(`listening on ${l.url}`);
-  const account = Object.values(ctx.store.data.accounts)[0];
-  if (account)
-    console.log(
-      `default account: client_id=${account.clientId} client_secret=${config.clientSecret ?? (config.clientId ? '(configured)' : 'sandbox-secret')}`,
-    );
-  console.log(`data file: ${running.dataFile ?? '(in memory)'}`);
-  for (const line of running.notes ?? []) console.log(line);
+  for (const line of startupLines(running, config)) console.log(line);
 
   let signalled = false;
-  const onSignal = (sig: string) => {
+  const onSignal = (why: string) => {
     if (signalled) return;
     signalled = true;
-    console.log(`received ${sig}, stopping`);
+    console.log(`${why}, stopping`);
     const hard = setTimeout(() => {
       console.error('pix-sandbox: could not stop within 5 s');
       process.exit(1);
@@ -118,6 +122,24 @@ export async function serve(config: Config): Promise<void> {
       },
     );
   };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('received SIGTERM'));
+  process.on('SIGINT', () => onSignal('received SIGINT'));
+  if (process.env.npm_lifecycle_event !== undefined) stopWithNpm(() => onSignal('the npm process that started it is gone'));
+}
+
+/**
+ * Started through npm (npm start, npx, npm exec), the sandbox runs under the shell npm spawned for the
+ * script. npm passes a SIGTERM or SIGINT on to that shell only, and the shell dies without passing it
+ * on: the sandbox, re-parented, would keep answering and keep its port. So it watches its parent and
+ * stops, as on a signal, when that parent goes. (`npm start` execs the sandbox in place of the shell,
+ * so there the signal arrives directly; `npx pix-sandbox` cannot.)
+ */
+function stopWithNpm(stop: () => void): void {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stop();
+  }, 200);
+  watch.unref();
 }

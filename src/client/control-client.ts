@@ -25,7 +25,7 @@ import type {
   TransactionListQuery,
   TransferFailBody,
 } from '../schemas/control.js';
-import type { JournalEntry } from '../http/journal.js';
+import type { JournalEntry } from '../http/journal-entry.js';
 import type { clockView } from '../services/clock.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
 import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
@@ -45,8 +45,11 @@ export type WebhookEndpointView = ReturnType<typeof formatEndpoint>;
 export type WebhookDelivery = ReturnType<typeof formatDelivery>;
 export type WebhookDeliveryDetail = ReturnType<typeof formatDeliveryDetail>;
 export type WebhookEventBody = ReturnType<typeof eventBody>;
+/** GET /_sandbox/health: 200 when ready; health() throws a SandboxApiError (503) while starting or stopping. */
 export interface SandboxHealth {
-  status: 'ok';
+  status: 'ok' | 'starting' | 'stopping';
+  ready: boolean;
+  checks: { listening: boolean; storeOpen: boolean; fixturesLoaded: boolean };
   version: string;
   uptimeSeconds: number;
 }

@@ -1,7 +1,7 @@
 // Charges (cash-in, CONTRACT §6) as plain data: the new record, and the record after each
 // transition. Legality of a transition is decided by transitions.ts; this module only builds.
 import type { ErrorDetail } from './errors.js';
-import { isValidCnpj, isValidCpf } from './documents.js';
+import { documentIssues } from './documents.js';
 import { ISPBS } from './end-to-end.js';
 import { chargeTransition } from './transitions.js';
 import type { Charge, Customer, Party, ScheduledOutcome, SplitShare, TransactionError } from '../store/model.js';
@@ -19,12 +19,8 @@ export interface CashInInput {
 }
 
 /** Rules the schema cannot say: a customer document must have valid check digits. */
-export function cashInIssues(input: CashInInput): ErrorDetail[] {
-  const doc = input.customer.document;
-  const ok = doc.length === 11 ? isValidCpf(doc) : isValidCnpj(doc);
-  return ok
-    ? []
-    : [{ path: '/customer/document', message: `must be a valid ${doc.length === 11 ? 'CPF' : 'CNPJ'} (check digits do not match)` }];
+export function cashInIssues(input: Pick<CashInInput, 'customer'>): ErrorDetail[] {
+  return documentIssues(input.customer.document, '/customer/document');
 }
 
 /** The charge's location for BR Code item 26/25: host[:port] and path, without scheme. */

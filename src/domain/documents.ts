@@ -1,6 +1,7 @@
 // Brazilian taxpayer numbers: CPF (people, 11 digits) and CNPJ (companies, 14 digits).
 // Both end in two mod-11 check digits; only the weights differ.
 
+import type { ErrorDetail } from './errors.js';
 import type { DocumentType } from '../store/model.js';
 
 const CPF_WEIGHTS_1 = [10, 9, 8, 7, 6, 5, 4, 3, 2];
@@ -39,6 +40,27 @@ export function isValidCpf(s: string): boolean {
 
 export function isValidCnpj(s: string): boolean {
   return isValidNumber(s, 14, CNPJ_WEIGHTS_1, CNPJ_WEIGHTS_2);
+}
+
+/** A CPF (11 digits) or CNPJ (14 digits, the schema has checked the shape) with the right check digits. */
+export function documentIssues(document: string, path: string): ErrorDetail[] {
+  const cpf = document.length === 11;
+  if (cpf ? isValidCpf(document) : isValidCnpj(document)) return [];
+  return [{ path, message: `must be a valid ${cpf ? 'CPF' : 'CNPJ'} (check digits do not match)` }];
+}
+
+/** A document and the type declared beside it (a merchant's): the length agrees with the type, then the check digits. */
+export function declaredDocumentIssues(document: string, type: DocumentType): ErrorDetail[] {
+  const expected = type === 'CPF' ? 11 : 14;
+  if (document.length !== expected)
+    return [
+      {
+        path: '/document_type',
+        message: `does not agree with the document: a ${type} has ${expected} digits, this document has ${document.length}`,
+      },
+    ];
+  const valid = type === 'CPF' ? isValidCpf(document) : isValidCnpj(document);
+  return valid ? [] : [{ path: '/document', message: `is not a valid ${type} (wrong check digits)` }];
 }
 
 export function documentTypeOf(s: string): DocumentType | null {

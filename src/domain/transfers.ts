@@ -17,18 +17,22 @@ export interface CashOutInput {
   details: { name: string; document?: string; key: string; keyType: string };
 }
 
-/** The string of cents as an integer (the schema has already checked its digits). */
-export function parseCashOutAmount(raw: string): number {
+/** Rules the schema cannot say about a cash-out amount (its pattern allows ten digits): at most MAX_AMOUNT. */
+export function cashOutAmountIssues(raw: string): ErrorDetail[] {
   const amount = Number(raw);
-  if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(amount) || amount > MAX_AMOUNT) {
-    const message = `must be a string of cents from "1" to "${MAX_AMOUNT}"`;
-    throw new SandboxError('VALIDATION_ERROR', `amount ${message}`, [{ path: '/amount', message }]);
-  }
-  return amount;
+  if (/^[1-9][0-9]*$/.test(raw) && Number.isSafeInteger(amount) && amount <= MAX_AMOUNT) return [];
+  return [{ path: '/amount', message: `must be a string of cents from "1" to "${MAX_AMOUNT}"` }];
 }
 
-/** The recipient as stored: key type folded to its canonical name, key to its canonical spelling. */
-export function transferDetailsOf(raw: CashOutInput['details']): TransferDetails {
+/** The string of cents as an integer (the schema has already checked its digits). */
+export function parseCashOutAmount(raw: string): number {
+  const [issue] = cashOutAmountIssues(raw);
+  if (issue) throw new SandboxError('VALIDATION_ERROR', `amount ${issue.message}`, [issue]);
+  return Number(raw);
+}
+
+/** Rules the schema cannot say about a recipient: a known key type, a key that fits it, a document's check digits. */
+export function transferDetailsIssues(raw: CashOutInput['details']): ErrorDetail[] {
   const issues: ErrorDetail[] = [];
   const keyType = normalizeKeyType(raw.keyType);
   if (!keyType) issues.push({ path: '/details/keyType', message: 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM' });
@@ -36,6 +40,13 @@ export function transferDetailsOf(raw: CashOutInput['details']): TransferDetails
   if (keyIssue) issues.push({ path: '/details/key', message: keyIssue });
   if (raw.document !== undefined && !documentTypeOf(raw.document))
     issues.push({ path: '/details/document', message: 'must be a valid CPF or CNPJ (check digits do not match)' });
+  return issues;
+}
+
+/** The recipient as stored: key type folded to its canonical name, key to its canonical spelling. */
+export function transferDetailsOf(raw: CashOutInput['details']): TransferDetails {
+  const issues = transferDetailsIssues(raw);
+  const keyType = normalizeKeyType(raw.keyType);
   if (issues.length > 0 || !keyType) {
     const first = issues[0]!;
     throw new SandboxError('VALIDATION_ERROR', `${first.path.slice(1).replace('/', '.')} ${first.message.replace(/^key /, '')}`, issues);

@@ -3,6 +3,7 @@
 // names ignored fields.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { SandboxError } from '../domain/errors.js';
+import type { BodyCheck } from '../schemas/checks.js';
 import { unknownFields, validateBody, withoutUnknownFields } from '../schemas/validator.js';
 import { noteBody } from './journal.js';
 
@@ -72,12 +73,12 @@ export function parseBody(allowForm = false, limitBytes = BODY_LIMIT): RequestHa
 }
 
 /**
- * Validates `req.body` against `schema`; unknown fields are ignored: named in x-sandbox-warnings and
+ * Validates `req.body` against `schema` and `check` (every problem of both in one answer); unknown fields are ignored: named in x-sandbox-warnings and
  * left out of the value returned, so that none is ever stored or echoed (req.body keeps them for the journal).
  */
-export function readBody<T>(req: Request, res: Response, schema: Record<string, unknown>): T {
+export function readBody<T>(req: Request, res: Response, schema: Record<string, unknown>, check?: BodyCheck): T {
   const body: unknown = req.body ?? {};
-  const value = validateBody<T>(schema, body);
+  const value = validateBody<T>(schema, body, check);
   const unknown = unknownFields(schema, body);
   if (unknown.length > 0) res.setHeader('x-sandbox-warnings', `ignored unknown fields: ${unknown.slice(0, 20).map(headerSafe).join(', ')}`);
   return (unknown.length > 0 ? withoutUnknownFields(schema, value) : value) as T;

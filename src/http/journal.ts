@@ -11,6 +11,7 @@
 import type { RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
+import type { JournalEntry } from './journal-entry.js';
 
 export const DEFAULT_JOURNAL_SIZE = 500;
 const JOURNALED = /^\/(v1|pix)(\/|$)/;
@@ -35,20 +36,6 @@ const SECRET_FIELDS = new Set([
   'secret',
 ]);
 const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
-
-export interface JournalEntry {
-  seq: number;
-  /** sandbox time when the request arrived */
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  requestId: string;
-  requestHeaders: Record<string, unknown>;
-  requestBody: unknown;
-  responseBody: unknown;
-}
 
 /** A header value keeps its scheme ("Bearer", "Basic") so the journal still shows how a client authenticated. */
 function redactValue(key: string, value: unknown): unknown {

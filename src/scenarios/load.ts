@@ -3,7 +3,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { parseDocument } from 'yaml';
+import { parseDocument, type YAMLError } from 'yaml';
+import { ownWords } from '../schemas/validator.js';
 import { scenarioSchema, STEP_KINDS, stepKindOf, type Scenario, type Step } from '../schemas/scenario.js';
 
 export interface LoadedScenario {
@@ -19,6 +20,8 @@ export interface LoadProblem {
   /** JSON Pointer into the file's document */
   pointer: string;
   message: string;
+  /** where in the text (1-based), for a syntax error, with the lines around it and a caret */
+  at?: { line: number; column: number; snippet: string[] };
 }
 
 export const SCENARIO_EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -37,8 +40,32 @@ function validator(): ValidateFunction {
 }
 
 export function describeProblem(p: LoadProblem): string {
+  if (p.at) return [`${p.file}:${p.at.line}:${p.at.column}: ${p.message}`, ...p.at.snippet].join('\n');
   const step = p.step === undefined ? '' : ` step ${p.step + 1}${p.stepName ? ` "${p.stepName}"` : ''},`;
   return `${p.file}:${step} field ${p.pointer || '/'}: ${p.message}`;
+}
+
+/** The line of a syntax error and the one before it, numbered, with a caret under the column. */
+function snippetAt(text: string, line: number, column: number): string[] {
+  const lines = text.split(/\r?\n/);
+  const width = String(line).length;
+  const out: string[] = [];
+  for (let n = Math.max(1, line - 1); n <= line; n++) out.push(`  ${String(n).padStart(width)} | ${lines[n - 1] ?? ''}`);
+  // a tab before the column stays a tab under it, so that the caret lines up however tabs are shown
+  const lead = [...(lines[line - 1] ?? '').slice(0, column - 1)].map((ch) => (ch === '\t' ? '\t' : ' ')).join('');
+  out.push(`  ${' '.repeat(width)} | ${lead}^`);
+  return out;
+}
+
+function yamlProblem(file: string, text: string, e: YAMLError): LoadProblem {
+  const reason = e.message.split(/ at line \d+, column \d+/)[0]!.split('\n')[0]!;
+  const pos = e.linePos?.[0];
+  return {
+    file,
+    pointer: '',
+    message: `not valid YAML: ${reason}`,
+    ...(pos ? { at: { line: pos.line, column: pos.col, snippet: snippetAt(text, pos.line, pos.col) } } : {}),
+  };
 }
 
 /** Expands the command-line arguments (files or folders, searched recursively) into scenario files. */
@@ -74,18 +101,16 @@ function schemaProblems(file: string, doc: unknown, errors: ErrorObject[]): Load
   for (const e of errors) {
     if (umbrellas.some((u) => e.schemaPath.startsWith(u))) continue;
     let pointer = e.instancePath;
-    let message = e.message ?? 'is invalid';
+    let message = ownWords(e);
     const custom: unknown = e.parentSchema?.['x-message'];
     if (e.keyword === 'required') {
       pointer += `/${(e.params as { missingProperty: string }).missingProperty}`;
-      message = 'is required';
     } else if (e.keyword === 'additionalProperties') {
       pointer += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
-      message = 'is not a known field';
-    } else if (e.keyword === 'enum') {
-      message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
     } else if (e.keyword === 'oneOf' && /^\/steps\/\d+$/.test(pointer)) {
-      const step = (e.data ?? {}) as Record<string, unknown>;
+      // a step that is not even an object is named by its type error alone
+      if (e.data === null || typeof e.data !== 'object' || Array.isArray(e.data)) continue;
+      const step = e.data as Record<string, unknown>;
       const found = STEP_KINDS.filter((k) => step[k] !== undefined);
       message = found.length
         ? `a step takes exactly one action, found ${found.join(' and ')}`
@@ -109,8 +134,11 @@ function withStep(p: LoadProblem, doc: unknown): LoadProblem {
   return { ...p, step: index, ...(typeof step?.name === 'string' ? { stepName: step.name } : {}) };
 }
 
-/** Every `${name...}` reference and `as: merchant:<name>` must name something saved by an earlier step. */
-function referenceProblems(file: string, sc: Scenario): LoadProblem[] {
+/**
+ * Every `${name...}` reference and `as: merchant:<name>` must name something saved by an earlier step.
+ * Runs on files the schema refused too, so it trusts no shape: what is not as expected is the schema's to name.
+ */
+function referenceProblems(file: string, sc: Partial<Scenario>): LoadProblem[] {
   const problems: LoadProblem[] = [];
   const saved = new Set<string>();
   const scan = (value: unknown, pointer: string, known: Set<string>) => {
@@ -125,13 +153,14 @@ function referenceProblems(file: string, sc: Scenario): LoadProblem[] {
   };
   scan(sc.vars ?? {}, '/vars', new Set());
   scan(sc.fixtures ?? {}, '/fixtures', new Set());
-  sc.steps.forEach((step: Step, i) => {
+  (Array.isArray(sc.steps) ? sc.steps : []).forEach((step: Step, i) => {
+    if (step === null || typeof step !== 'object' || Array.isArray(step)) return;
     const { save, ...rest } = step;
     scan(rest, `/steps/${i}`, saved);
-    const as = (step.request as { as?: string } | undefined)?.as;
-    if (as?.startsWith('merchant:') && !saved.has(as.slice('merchant:'.length)))
+    const as: unknown = (step.request as { as?: unknown } | null | undefined)?.as;
+    if (typeof as === 'string' && as.startsWith('merchant:') && !saved.has(as.slice('merchant:'.length)))
       problems.push(withStep({ file, pointer: `/steps/${i}/request/as`, message: `${as} needs an earlier step with save: ${as.slice(9)} (createMerchant or POST /v1/merchants)` }, sc));
-    if (save) saved.add(save);
+    if (typeof save === 'string') saved.add(save);
     if ((stepKindOf(step) === 'expectWebhook' || stepKindOf(step) === 'receiver') && step.eventually !== undefined)
       problems.push(withStep({ file, pointer: `/steps/${i}/eventually`, message: `${stepKindOf(step)} makes no call to repeat (expectWebhook waits on its own: use within)` }, sc));
     if (stepKindOf(step) === 'expectWebhook' && step.expect)
@@ -156,14 +185,19 @@ export async function loadScenario(file: string): Promise<{ loaded?: LoadedScena
     }
   } else {
     const parsed = parseDocument(text, { prettyErrors: true });
-    if (parsed.errors.length) return { problems: parsed.errors.map((e) => ({ file, pointer: '', message: `not valid YAML: ${e.message.split('\n')[0]}` })) };
+    if (parsed.errors.length) return { problems: parsed.errors.map((e) => yamlProblem(file, text, e)) };
     doc = parsed.toJS();
   }
   const validate = validator();
-  if (!validate(doc)) return { problems: schemaProblems(file, doc, validate.errors ?? []) };
-  const scenario = doc as Scenario;
-  const problems = referenceProblems(file, scenario);
-  return problems.length ? { problems } : { loaded: { file, scenario }, problems: [] };
+  const problems = validate(doc) ? [] : schemaProblems(file, doc, validate.errors ?? []);
+  // the rules beyond the schema run on an invalid file too: one run names every mistake
+  if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
+    const faulted = new Set(problems.map((p) => p.pointer));
+    for (const p of referenceProblems(file, doc)) if (!faulted.has(p.pointer)) problems.push(p);
+  }
+  // in the order of the file: the scenario's own fields, then step by step
+  problems.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
+  return problems.length ? { problems } : { loaded: { file, scenario: doc as Scenario }, problems: [] };
 }
 
 /** Loads every file; a problem in any of them means nothing runs. */

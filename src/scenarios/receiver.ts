@@ -1,6 +1,6 @@
 // The webhook receiver the scenario runner starts on 127.0.0.1: one HTTP server for the whole
 // run, one inbox (path /hooks/<id>) per scenario, registered for that scenario's tenant. It
-// verifies every signature (CONTRACT §8) with the endpoint's secret and can simulate an outage
+// verifies every signature (docs/webhooks.md) with the endpoint's secret and can simulate an outage
 // by failing the next N deliveries.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';

@@ -1,5 +1,5 @@
 // What each kind of step does. Control actions are thin wrappers over the control API
-// (CONTRACT §12); `request` calls the public API as a principal; `expectWebhook` waits on the
+// (docs/control-api.md); `request` calls the public API as a principal; `expectWebhook` waits on the
 // scenario's inbox. Every HTTP step answers its exchange, which the runner checks against `expect`.
 import { randomUUID } from 'node:crypto';
 import { errorOf, seg, send, type HttpExchange } from '../cli/control-client.js';

@@ -207,8 +207,8 @@ export const CONTROL_OPERATIONS: Operation[] = [
     path: '/_sandbox/health',
     tag: C('sandbox'),
     auth: 'none',
-    summary: 'Health (open even with an admin token)',
-    responses: { 200: ok(R.healthSchema) },
+    summary: 'Readiness (open even with an admin token): 200 once listening, store open and fixtures loaded',
+    responses: { 200: ok(R.healthSchema, 'ready'), 503: ok(R.healthSchema, 'starting or stopping: not ready') },
   },
   adminOp({
     method: 'post',

@@ -144,7 +144,13 @@ export const chargeLocationSchema = obj({
 });
 
 // ---- control API ----
-export const healthSchema = obj({ status: { const: 'ok' }, version: str, uptimeSeconds: cents });
+export const healthSchema = obj({
+  status: { type: 'string', enum: ['ok', 'starting', 'stopping'] },
+  ready: bool,
+  checks: obj({ listening: bool, storeOpen: bool, fixturesLoaded: bool }),
+  version: str,
+  uptimeSeconds: cents,
+});
 export const clockSchema = obj({ now: time, offsetSeconds: { type: 'number' } });
 
 const accountFields = {

@@ -3,6 +3,8 @@
 // Values that are interpolated at run time (`${...}`) are strings, so numeric fields accept either
 // a number or a single `${...}` reference.
 
+import { EVENT_TYPES } from '../domain/events.js';
+
 const expr = '^\\$\\{[^}]+\\}$';
 const intOrExpr = (min: number, max: number) =>
   ({
@@ -18,6 +20,8 @@ const saveName = {
   pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
   'x-message': 'must be a name of letters, digits and _ (not starting with a digit)',
 } as const;
+
+const eventType = { type: 'string', enum: EVENT_TYPES } as const;
 
 /** A matcher: any JSON value (see src/scenarios/matcher.ts). */
 const matcher = {} as const;
@@ -174,7 +178,7 @@ export const stepSchema = {
       minLength: 1,
       required: ['transactionId'],
       additionalProperties: false,
-      properties: { transactionId: str, type: str },
+      properties: { transactionId: str, type: eventType },
     },
     receiver: {
       type: 'object',
@@ -187,7 +191,7 @@ export const stepSchema = {
       required: ['type'],
       additionalProperties: false,
       properties: {
-        type: { type: 'string', pattern: '^(cashin|cashout)\\.[a-z]+$', 'x-message': 'must be an event type such as cashin.paid' },
+        type: eventType,
         data: matcher,
         within: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
       },

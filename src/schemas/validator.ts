@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { SandboxError, type ErrorDetail } from '../domain/errors.js';
+import type { BodyCheck } from './checks.js';
 import { PRECOMPILED } from './precompiled.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -61,17 +62,108 @@ function compiled(schema: JsonSchema, kind: SchemaKind): ValidateFunction {
   return fn;
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+const FORMAT_NAMES: Record<string, string> = {
+  email: 'an e-mail address',
+  'date-time': 'a date and time (ISO 8601, e.g. 2026-01-31T12:00:00Z)',
+  date: 'a date (YYYY-MM-DD)',
+  uri: 'an absolute URL',
+  url: 'an absolute URL',
+  uuid: 'a UUID',
+};
+/** The allowed string within two edits of a misspelt value (cashin.payed → cashin.paid), if exactly one is. */
+function closest(value: string, allowed: unknown[]): string | null {
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const near = allowed.filter((v): v is string => typeof v === 'string' && distance(value.toLowerCase(), v.toLowerCase()) <= 2);
+  return near.length === 1 ? near[0]! : null;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** A rule a value broke, in the sandbox's words (ajv's own, "must NOT have fewer than 1 characters", never reach a client). */
+export function ownWords(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  const n = Number(p.limit);
+  switch (e.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'type': {
+      const types = String(p.type).split(',');
+      return `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`;
+    }
+    case 'minLength':
+      return n === 1 ? 'must not be empty' : `must be at least ${plural(n, 'character')} long`;
+    case 'maxLength':
+      return `must be at most ${plural(n, 'character')} long`;
+    case 'minimum':
+      return `must be at least ${n}`;
+    case 'maximum':
+      return `must be at most ${n}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${n}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${n}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(p.multipleOf)}`;
+    case 'minItems':
+      return n === 1 ? 'must not be empty' : `must hold at least ${plural(n, 'item')}`;
+    case 'maxItems':
+      return `must hold at most ${plural(n, 'item')}`;
+    case 'uniqueItems':
+      return `must not repeat an item (items ${Math.min(Number(p.i), Number(p.j))} and ${Math.max(Number(p.i), Number(p.j))} are the same)`;
+    case 'minProperties':
+      return n === 1 ? 'must not be empty' : `must have at least ${plural(n, 'field')}`;
+    case 'maxProperties':
+      return `must have at most ${plural(n, 'field')}`;
+    case 'enum': {
+      const allowed = p.allowedValues as unknown[];
+      const near = typeof e.data === 'string' ? closest(e.data, allowed) : null;
+      return `must be one of ${allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}${near ? `; did you mean ${near}?` : ''}`;
+    }
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'format':
+      return `must be ${FORMAT_NAMES[String(p.format)] ?? `in the ${String(p.format)} format`}`;
+    case 'pattern':
+      return 'is not in the expected format';
+    case 'not':
+      return 'is not allowed here';
+    case 'dependentRequired':
+    case 'dependencies':
+      return `needs ${String(p.missingProperty)} too (with ${String(p.property)})`;
+    default:
+      return 'is not valid here';
+  }
+}
+
 export function toDetails(errors: ErrorObject[] | null | undefined, prefix = ''): ErrorDetail[] {
   const seen = new Set<string>();
   const out: ErrorDetail[] = [];
   for (const e of errors ?? []) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
     let path = `${prefix}${e.instancePath}`;
     if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
     if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
     const custom: unknown = e.parentSchema?.['x-message'];
-    const message =
-      e.keyword === 'required' ? 'is required' : typeof custom === 'string' && e.keyword !== 'if' ? custom : (e.message ?? 'is invalid');
-    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const message = e.keyword !== 'required' && typeof custom === 'string' ? custom : ownWords(e);
     const key = `${path}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -88,13 +180,19 @@ function sentence(details: ErrorDetail[], what: string): string {
   return `${field} ${first.message}${more}`;
 }
 
-/** Validates (and fills defaults into) a request body; throws a VALIDATION_ERROR listing every violation. */
-export function validateBody<T>(schema: JsonSchema, body: unknown): T {
+/**
+ * Validates (and fills defaults into) a request body; throws a VALIDATION_ERROR listing every
+ * violation: the schema's, and those of `check` (rules a schema cannot say), in one answer.
+ */
+export function validateBody<T>(schema: JsonSchema, body: unknown, check?: BodyCheck): T {
   const fn = compiled(schema, 'body');
-  if (!fn(body)) {
-    const details = toDetails(fn.errors);
-    throw new SandboxError('VALIDATION_ERROR', sentence(details, 'body'), details);
+  const details = fn(body) ? [] : toDetails(fn.errors);
+  if (check && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    // a field the schema already faults is not faulted twice
+    const faulted = new Set(details.map((d) => d.path));
+    for (const d of check(body as Record<string, unknown>)) if (!faulted.has(d.path)) details.push(d);
   }
+  if (details.length > 0) throw new SandboxError('VALIDATION_ERROR', sentence(details, 'body'), details);
   return body as T;
 }
 

@@ -3,7 +3,7 @@
 // asynchronous and a commit must not await); everything else happens inside it.
 import type { AppContext } from '../context.js';
 import { generateClientId, generateSecret, hashSecret } from '../domain/credentials.js';
-import { isValidCnpj, isValidCpf } from '../domain/documents.js';
+import { declaredDocumentIssues } from '../domain/documents.js';
 import { SandboxError } from '../domain/errors.js';
 import type { MerchantCreateBody, MerchantListQuery, MerchantPatchBody } from '../schemas/public.js';
 import type { Data, Merchant, Wallet } from '../store/model.js';
@@ -21,25 +21,10 @@ export async function newMerchantCredentials(): Promise<NewCredentials> {
   return { clientId: generateClientId('mch'), clientSecret, secretHash: await hashSecret(clientSecret, 'generated') };
 }
 
-/** CONTRACT §4: document_type agrees with the length, and the check digits are right. */
+/** document_type agrees with the length, and the check digits are right (docs/api.md). */
 export function checkMerchantDocument(document: string, type: 'CPF' | 'CNPJ'): void {
-  const expected = type === 'CPF' ? 11 : 14;
-  if (document.length !== expected)
-    throw new SandboxError(
-      'VALIDATION_ERROR',
-      `document_type is ${type} but the document has ${document.length} digits (a ${type} has ${expected})`,
-      [
-        {
-          path: '/document_type',
-          message: `does not agree with the document: a ${type} has ${expected} digits, this document has ${document.length}`,
-        },
-      ],
-    );
-  const valid = type === 'CPF' ? isValidCpf(document) : isValidCnpj(document);
-  if (!valid)
-    throw new SandboxError('VALIDATION_ERROR', `document is not a valid ${type}: its check digits are wrong`, [
-      { path: '/document', message: `is not a valid ${type} (wrong check digits)` },
-    ]);
+  const issues = declaredDocumentIssues(document, type);
+  if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `${issues[0]!.path.slice(1)} ${issues[0]!.message}`, issues);
 }
 
 function assertDocumentFree(data: { ix: Tx['ix'] }, accountId: string, document: string): void {

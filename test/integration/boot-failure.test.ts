@@ -2,6 +2,7 @@
 // had opened: the store's files, listeners, the workers' timers. A test suite that carries on leaks nothing.
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,8 @@ async function opensAgain(dataDir: string): Promise<void> {
   const again = await startSandbox({ dataDir });
   expect((await again.client.getBalance()).data.balance).toBeGreaterThan(0);
   await again.stop();
+  // the client's kept-alive socket would otherwise close at some point of the next test, under its count
+  http.globalAgent.destroy();
 }
 
 test('a port already in use rejects the start and leaves no file open', async () => {

@@ -1,7 +1,7 @@
 // The CLI end to end, as CI runs it: every shipped scenario through `scenario run --start`, a
 // deliberately broken one, an invalid one, and the control commands against a running sandbox.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +16,14 @@ interface CliResult {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+function cli(args: string[], env: Record<string, string> = {}, cwd = process.cwd()): Promise<CliResult> {
   // a clean environment: no PIX_SANDBOX_* of the machine running the tests leaks in
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...base, NO_COLOR: '1', ...env }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env: { ...base, NO_COLOR: '1', ...env }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
         if (code === -1) stderr += `\n[killed: ${err?.signal ?? err?.code ?? err?.message}]`;
@@ -40,10 +40,11 @@ beforeAll(async () => {
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 describe('pix-sandbox scenario run', () => {
-  it('runs every shipped scenario through the CLI against an in-process sandbox, and they all pass', async () => {
+  it('runs every shipped scenario (--shipped, from another folder) against an in-process sandbox, and they all pass', async () => {
     const out = path.join(tmp, 'all.xml');
     const started = Date.now();
-    const r = await cli(['scenario', 'run', 'scenarios', '--start', '--reporter', 'junit', '--out', out]);
+    // from a folder without scenarios, as an app that installed the package runs them
+    const r = await cli(['scenario', 'run', '--shipped', '--start', '--reporter', 'junit', '--out', out], {}, tmp);
     const seconds = (Date.now() - started) / 1000;
     const tail = `${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`;
     expect(r.stderr + r.stdout, tail).not.toMatch(/✗/);
@@ -108,6 +109,30 @@ describe('pix-sandbox scenario run', () => {
     expect((await cli(['scenario', 'run', 'no/such/folder'])).code).toBe(2);
     expect((await cli(['scenario', 'validate', 'scenarios'])).stdout).toMatch(/^\d+ scenario file\(s\) valid/);
   }, 60_000);
+
+  it('`scenario validate` names all three mistakes of a file in one run (an unknown event type among them)', async () => {
+    const r = await cli(['scenario', 'validate', 'test/fixtures/scenarios-three-mistakes']);
+    expect(r.code).toBe(2);
+    const file = 'test/fixtures/scenarios-three-mistakes/pay-and-hear.yaml';
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `pix-sandbox: ${file}: step 1 "create a charge", field /steps/0/expcet: is not a known field`,
+      `pix-sandbox: ${file}: step 2 "pay it", field /steps/1/pay: \${chrage...} refers to nothing saved by an earlier step (save: chrage)`,
+      `pix-sandbox: ${file}: step 3 "hear about it", field /steps/2/expectWebhook/type: must be one of cashin.created, cashin.paid, cashin.expired, cashin.cancelled, cashout.created, cashout.completed, cashout.failed; did you mean cashin.paid?`,
+    ]);
+  });
+
+  it('`scenario validate` shows a YAML error with its line and a caret; with neither paths nor --shipped it is bad usage', async () => {
+    const file = path.join(tmp, 'bad.yaml');
+    await writeFile(file, 'name: x\nsteps:\n  - pay: a\n   bad: indent\n');
+    const r = await cli(['scenario', 'validate', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `pix-sandbox: ${file}:4:1: not valid YAML: Sequence item without - indicator\n  3 |   - pay: a\n  4 |    bad: indent\n    | ^\n`,
+    );
+    const none = await cli(['scenario', 'validate']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('name scenario files or folders, or use --shipped');
+  });
 });
 
 describe('CLI control commands against a running sandbox', () => {

@@ -1,0 +1,51 @@
+// Rules a JSON Schema cannot say (check digits, a PIX key that fits its type, an amount's ceiling),
+// run beside a body's schema so that one answer names every problem: the schema's and these. They
+// read the body as sent, before the schema has vouched for it, so each looks only at the fields that
+// have the shape it needs and leaves the rest to the schema. The domain functions they call are the
+// same the services call: a body that passes here passes there.
+import { cashInIssues } from '../domain/charges.js';
+import { declaredDocumentIssues } from '../domain/documents.js';
+import type { ErrorDetail } from '../domain/errors.js';
+import { cashOutAmountIssues, transferDetailsIssues } from '../domain/transfers.js';
+
+/** Checks a body beyond its schema; returns every problem found. */
+export type BodyCheck = (body: Record<string, unknown>) => ErrorDetail[];
+
+const DOCUMENT = /^[0-9]{11}$|^[0-9]{14}$/;
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const documentOf = (v: unknown): string | undefined => (typeof v === 'string' && DOCUMENT.test(v) ? v : undefined);
+
+/** POST /v1/merchants: the document against document_type. */
+export const merchantCreateChecks: BodyCheck = (b) => {
+  const document = documentOf(b.document);
+  const type = b.document_type === 'CPF' || b.document_type === 'CNPJ' ? b.document_type : undefined;
+  return document && type ? declaredDocumentIssues(document, type) : [];
+};
+
+/** POST /v1/banking/cash-in/pix: the customer's document. */
+export const cashInChecks: BodyCheck = (b) => {
+  const customer = record(b.customer);
+  const document = documentOf(customer?.document);
+  return document ? cashInIssues({ customer: { name: text(customer?.name) ?? '', document } }) : [];
+};
+
+/** POST /v1/banking/cash-out/pix: the amount's ceiling, the key against its type, the recipient's document. */
+export const cashOutChecks: BodyCheck = (b) => {
+  const out: ErrorDetail[] = [];
+  const amount = text(b.amount);
+  if (amount !== undefined && /^[1-9][0-9]*$/.test(amount)) out.push(...cashOutAmountIssues(amount));
+  const details = record(b.details) ?? {};
+  const key = text(details.key);
+  const document = documentOf(details.document);
+  const found = transferDetailsIssues({
+    name: '',
+    key: key ?? '',
+    keyType: text(details.keyType) ?? '',
+    ...(document ? { document } : {}),
+  });
+  // the schema itself names a missing or empty key, an unknown key type and a malformed document
+  out.push(...found.filter((d) => d.path === '/details/document' || (d.path === '/details/key' && key)));
+  return out;
+};
