@@ -17,15 +17,23 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-/** Every JSON Schema in the document: components, parameters, bodies and answers. */
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+/** The operations of a path item (beside them: its description). */
+const operationsOf = (item: any): [string, any][] => Object.entries<any>(item).filter(([k]) => METHODS.has(k));
+
+/** Every JSON Schema in the document: components, parameters, bodies, answers and their headers. */
 function* schemasOf(d: any): Generator<[string, unknown]> {
   for (const [name, s] of Object.entries(d.components.schemas)) yield [`components/${name}`, s];
+  for (const [name, h] of Object.entries<any>(d.components.headers)) yield [`components/headers/${name}`, h.schema];
   for (const [path, item] of Object.entries<any>(d.paths))
-    for (const [method, op] of Object.entries<any>(item)) {
+    for (const [method, op] of operationsOf(item)) {
       for (const p of op.parameters ?? []) yield [`${method} ${path} parameter ${p.name}`, p.schema];
       for (const [type, c] of Object.entries<any>(op.requestBody?.content ?? {})) yield [`${method} ${path} body ${type}`, c.schema];
-      for (const [status, r] of Object.entries<any>(op.responses))
+      for (const [status, r] of Object.entries<any>(op.responses)) {
         for (const c of Object.values<any>(r.content ?? {})) yield [`${method} ${path} ${status}`, c.schema];
+        for (const [name, h] of Object.entries<any>(r.headers ?? {}))
+          if (!h.$ref) yield [`${method} ${path} ${status} header ${name}`, h.schema];
+      }
     }
 }
 
@@ -62,7 +70,7 @@ describe('/openapi.json', () => {
       }
     };
     walk(app.router.stack);
-    const documented = new Set(Object.entries<any>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)));
+    const documented = new Set(Object.entries<any>(doc.paths).flatMap(([p, item]) => operationsOf(item).map(([m]) => `${m} ${p}`)));
     expect(registered.size).toBeGreaterThan(40);
     expect([...registered].filter((r) => !documented.has(r))).toEqual([]);
     expect([...documented].filter((d) => !registered.has(d))).toEqual([]);
@@ -79,7 +87,7 @@ describe('/openapi.json', () => {
       const path = template.replace(/\{(\w+)\}/g, (_m, name) =>
         name === 'file' ? 'index.js' : name === 'key' ? 'nobody@example.com' : '00000000-0000-4000-8000-00000000abcd',
       );
-      for (const method of Object.keys(item)) {
+      for (const [method] of operationsOf(item)) {
         const r = await fetch(sb.url + path, { method: method.toUpperCase() });
         const body = r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text();
         const noRoute = r.status === 404 && typeof body === 'object' && /^no route/.test(body.message);
@@ -90,7 +98,7 @@ describe('/openapi.json', () => {
   });
 
   it('the response check catches an undocumented status and a body that does not match', () => {
-    const headers = new Headers({ 'content-type': 'application/json' });
+    const headers = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r-1' });
     const ok = { statusCode: 200, message: 'ok', data: { balance: 5 } };
     expect(checkResponse({ method: 'GET', url: '/v1/banking/balance', status: 200, headers, body: ok, text: '' })).toBeNull();
     expect(checkResponse({ method: 'GET', url: '/v1/banking/balance', status: 200, headers, body: { ...ok, extra: 1 }, text: '' })).toMatch(
