@@ -5,7 +5,7 @@
 // codes, each declared once, with its status, in src/domain/errors.ts.
 import { ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import type { Answer, Operation, ResponseHeader } from './operations.js';
-import { errorAnswerSchema } from './responses.js';
+import { internalErrorSchema, serverErrorSchema, tooManyRequestsSchema } from './responses.js';
 
 /** Headers shown once under components.headers (by these names) and referenced from each answer. */
 export const COMMON_HEADERS: Record<string, ResponseHeader> = {
@@ -70,23 +70,14 @@ function commonErrors(op: Operation): [number, Answer][] {
 /** 429 and 5xx: what an injected fault (any code it names) or an unexpected failure answers. */
 function failureAnswers(op: Operation): [string, Answer][] {
   if (!faultable(op))
-    return [
-      [
-        '5XX',
-        { schema: errorAnswerSchema(null, ['INTERNAL_ERROR']), description: 'INTERNAL_ERROR: an unexpected failure (see the sandbox log)' },
-      ],
-    ];
-  const fault = 'the code an injected fault names (with x-sandbox-fault)';
+    return [['5XX', { schema: internalErrorSchema, description: 'INTERNAL_ERROR: an unexpected failure (see the sandbox log)' }]];
   return [
-    [
-      '429',
-      { schema: errorAnswerSchema(429, null, `TOO_MANY_REQUESTS, or ${fault}`), description: `Only from an injected fault: ${fault}` },
-    ],
+    ['429', { schema: tooManyRequestsSchema, description: 'Only from an injected fault (x-sandbox-fault), with the code it names' }],
     [
       '5XX',
       {
-        schema: errorAnswerSchema(null, null, `INTERNAL_ERROR on an unexpected failure, or ${fault}`),
-        description: `INTERNAL_ERROR: an unexpected failure (see the sandbox log); any 5xx with ${fault}`,
+        schema: serverErrorSchema,
+        description: 'INTERNAL_ERROR on an unexpected failure (see the sandbox log); any 5xx from an injected fault',
       },
     ],
   ];

@@ -19,6 +19,9 @@ const AJV_ONLY = new Set(['x-immutable']);
 /** Schemas shown once under components.schemas and referenced by name. */
 const NAMED: Record<string, JsonSchema> = {
   ErrorDetail: R.errorDetailSchema,
+  TooManyRequests: R.tooManyRequestsSchema,
+  ServerError: R.serverErrorSchema,
+  InternalError: R.internalErrorSchema,
   OAuthError: R.oauthErrorSchema,
   TokenRequest: P.tokenRequestSchema,
   TokenResponse: R.tokenResponseSchema,
@@ -96,6 +99,14 @@ function immutableAsFalse(schema: object): object {
   };
 }
 
+/** ajv fills a default in before it checks `required` (useDefaults): a field with a default may be left out. */
+function defaultsOptional(schema: object): object {
+  const { required, properties } = schema as { required?: string[]; properties?: Record<string, object> };
+  if (!required || !properties) return schema;
+  const optional = (k: string) => properties[k] !== undefined && 'default' in properties[k];
+  return required.some(optional) ? { ...schema, required: required.filter((k) => !optional(k)) } : schema;
+}
+
 /** A deep copy without ajv-only keywords, with every named schema (below the root) as a $ref. */
 function clean(value: unknown, root = true): unknown {
   if (Array.isArray(value)) return value.map((v) => clean(v, false));
@@ -103,7 +114,7 @@ function clean(value: unknown, root = true): unknown {
   const name = NAME_OF.get(value);
   if (name && !root) return ref(name);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(immutableAsFalse(value))) if (!AJV_ONLY.has(k)) out[k] = clean(v, false);
+  for (const [k, v] of Object.entries(defaultsOptional(immutableAsFalse(value)))) if (!AJV_ONLY.has(k)) out[k] = clean(v, false);
   return out;
 }
 const schemaOf = (s: JsonSchema) => clean(s, false);
@@ -137,7 +148,28 @@ const operationId = (op: Operation) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 
-function operationObject(op: Operation): Record<string, unknown> {
+/**
+ * The request body of an operation. A named body schema is shown under components.requestBodies,
+ * inline there: generators read a `default` inside a request body as "may be omitted" (and inside
+ * components.schemas as "always present", which would make a client send `expiration`).
+ */
+function requestBodyOf(op: Operation, requestBodies: Record<string, unknown>): unknown {
+  if (!op.body) return undefined;
+  const name = NAME_OF.get(op.body);
+  const schema = clean(name ? NAMED[name] : op.body);
+  const body = {
+    required: !op.bodyOptional,
+    content: {
+      'application/json': { schema },
+      ...(op.auth === 'client' ? { 'application/x-www-form-urlencoded': { schema } } : {}),
+    },
+  };
+  if (!name) return body;
+  requestBodies[name] = body;
+  return { $ref: `#/components/requestBodies/${name}` };
+}
+
+function operationObject(op: Operation, requestBodies: Record<string, unknown>): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g))
     parameters.push({ name, in: 'path', required: true, schema: clean(op.params?.[name!] ?? P.uuidParam) });
@@ -146,15 +178,7 @@ function operationObject(op: Operation): Record<string, unknown> {
     parameters.push({ name, in: 'query', required: q?.required?.includes(name) ?? false, schema: schemaOf(s) });
   for (const h of op.headers ?? [])
     parameters.push({ name: h.name, in: 'header', required: h.required, description: h.description, schema: h.schema });
-  const body = op.body
-    ? {
-        required: !op.bodyOptional,
-        content: {
-          'application/json': { schema: schemaOf(op.body) },
-          ...(op.auth === 'client' ? { 'application/x-www-form-urlencoded': { schema: schemaOf(op.body) } } : {}),
-        },
-      }
-    : undefined;
+  const body = requestBodyOf(op, requestBodies);
   const responses = Object.fromEntries(Object.entries(answersOf(op)).map(([status, a]) => [status, responseObject(op, status, a)]));
   return {
     tags: [op.tag],
@@ -187,12 +211,18 @@ const TAGS: Record<string, string> = {
 export function buildOpenApi(opts: { version: string; serverUrl?: string; operations?: Operation[] }): Record<string, unknown> {
   const ops = opts.operations ?? OPERATIONS;
   const paths: Record<string, Record<string, unknown>> = {};
+  const requestBodies: Record<string, unknown> = {};
   for (const op of ops) {
     const allow = allowedMethods(ops, op.path).join(', ');
     paths[op.path] ??= { description: `Other methods answer 405 METHOD_NOT_ALLOWED with Allow: ${allow}; OPTIONS answers 204 with Allow.` };
-    paths[op.path]![op.method] = operationObject(op);
+    paths[op.path]![op.method] = operationObject(op, requestBodies);
   }
-  const schemas = Object.fromEntries(Object.entries(NAMED).map(([name, s]) => [name, clean(s)]));
+  const all = Object.entries(NAMED).map(([name, s]) => [name, clean(s)] as const);
+  // a request body stays a schema too only where another schema refers to it (a fixture file's rules)
+  const referred = JSON.stringify([paths, requestBodies, all.filter(([name]) => !(name in requestBodies))]);
+  const schemas = Object.fromEntries(
+    all.filter(([name]) => !(name in requestBodies) || referred.includes(`"#/components/schemas/${name}"`)),
+  );
   const signature = 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint secret>';
   return {
     openapi: '3.1.0',
@@ -226,6 +256,7 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string; operat
     },
     components: {
       schemas,
+      requestBodies,
       headers: COMMON_HEADERS,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'POST /v1/oauth/token' },

@@ -49,6 +49,9 @@ export const errorSchema = obj({
   message: str,
   error: obj({ code: anyCode, details: arrayOf(errorDetailSchema) }),
 });
+// Every 5xx by name, not as a range: a generated client then narrows an error on its statusCode
+// (a 422's codes are not mixed with a 5xx's, whose code can be anything a fault names).
+const anyServerStatus = { type: 'integer', enum: Array.from({ length: 100 }, (_, i) => 500 + i) };
 /**
  * One operation's error answer at one status: `statusCode` that status (null: any 5xx) and
  * `error.code` one of `codes` (null: any code, as an injected fault may carry).
@@ -56,11 +59,18 @@ export const errorSchema = obj({
 export function errorAnswerSchema(status: number | null, codes: readonly string[] | null, codeNote?: string): JsonSchema {
   const code = codes ? { type: 'string', enum: [...codes] } : anyCode;
   return obj({
-    statusCode: status === null ? { type: 'integer', minimum: 500, maximum: 599 } : { const: status },
+    statusCode: status === null ? anyServerStatus : { const: status },
     message: str,
     error: obj({ code: codeNote ? { ...code, description: codeNote } : code, details: arrayOf(errorDetailSchema) }),
   });
 }
+const fault = 'the code an injected fault names (with x-sandbox-fault)';
+/** 429: only an injected fault answers it. */
+export const tooManyRequestsSchema = errorAnswerSchema(429, null, `TOO_MANY_REQUESTS, or ${fault}`);
+/** Any 5xx where a fault can answer: INTERNAL_ERROR on an unexpected failure, or the fault's code. */
+export const serverErrorSchema = errorAnswerSchema(null, null, `INTERNAL_ERROR on an unexpected failure, or ${fault}`);
+/** Any 5xx where no fault reaches: INTERNAL_ERROR only. */
+export const internalErrorSchema = errorAnswerSchema(null, ['INTERNAL_ERROR']);
 /** RFC 6749 §5.2, the token endpoint's own error shape. */
 export const oauthErrorSchema = obj(
   {
