@@ -43,7 +43,7 @@ const envelope = (statusCode: number, data: JsonSchema) => obj({ statusCode: { c
 // ---- errors ----
 export const errorDetailSchema = obj({ path: str, message: str });
 const anyCode = { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' };
-/** Any error answer of the sandbox (CONTRACT §3): what an injected fault answers on any path. */
+/** Any error answer of the sandbox (docs/api.md#errors): what an injected fault answers on any path. */
 export const errorSchema = obj({
   statusCode: { type: 'integer', minimum: 400, maximum: 599 },
   message: str,
@@ -100,7 +100,7 @@ export const cashOutResponseSchema = obj({
   'x-idempotency-key': str,
 });
 
-// The lookup's `data`, one variant per state (CONTRACT §6–7), each closed: a generated client narrows
+// The lookup's `data`, one variant per state (docs/api.md#transaction-lookup), each closed: a generated client narrows
 // on `status` (and, for COMPLETED, on `payer` for a charge or `receiver` for a transfer).
 const lookupId = { id: uuid };
 export const lookupWaitingSchema = obj({ ...lookupId, status: { const: 'WAITING_PAYMENT' } });
@@ -288,7 +288,7 @@ const eventData = obj(
   ['transactionId', 'type', 'status', 'amount'],
 );
 const storedEvent = obj({ id: uuid, type: eventType, accountId: uuid, transactionId: uuid, createdAt: time, data: eventData });
-/** The body a webhook delivery sends (CONTRACT §8). */
+/** The body a webhook delivery sends (docs/webhooks.md#body-and-headers). */
 export const webhookEventSchema = obj({ id: uuid, type: eventType, createdAt: time, data: eventData });
 
 export const transactionDetailSchema: JsonSchema = {
