@@ -11,6 +11,7 @@ export default tseslint.config(
       'vitest.config.ts',
       'vitest.install.config.ts',
       'test/install/consumer/',
+      'test/generated-client/',
       'node_modules/',
       '.pix-sandbox/',
       'test-output/',

@@ -1,4 +1,7 @@
-// Every error code of the sandbox, declared once with its HTTP status (CONTRACT §3).
+// Every error code of the sandbox, declared once with its HTTP status (docs/api.md#error-codes).
+// /openapi.json lists, per operation and status, the codes it answers (src/schemas/operations.ts and
+// src/schemas/openapi-answers.ts), each checked against its status here when the document is built.
+// IDEMPOTENCY_KEY_IN_USE is reserved: a duplicate cash-out in flight waits and replays instead.
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
@@ -33,7 +36,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** A failure the client caused or asked for; the error middleware turns it into CONTRACT §3's shape. */
+/** A failure the client caused or asked for; the error middleware turns it into the shape of docs/api.md#errors. */
 export class SandboxError extends Error {
   readonly status: number;
   constructor(

@@ -28,16 +28,28 @@ import {
   merchantPatchSchema,
   tokenRequestSchema,
 } from './public.js';
+import type { ErrorCode } from '../domain/errors.js';
+import { REPLAYED_HEADER } from '../domain/idempotency.js';
 import * as R from './responses.js';
 import type { JsonSchema } from './responses.js';
 import { deliveriesQuerySchema, fireInputSchema, webhookEndpointInputSchema, webhookEndpointsQuerySchema } from './webhooks.js';
 
+export interface ResponseHeader {
+  description: string;
+  required: boolean;
+  schema: JsonSchema;
+}
+
 export interface Answer {
   description: string;
-  /** JSON body schema; absent for an empty body */
+  /** JSON body schema; absent for an empty body (and for an error answer, whose schema comes from `codes`) */
   schema?: JsonSchema;
   /** media types other than application/json (the body is then not JSON) */
   mediaTypes?: string[];
+  /** an error answer in the sandbox's shape: the codes it can carry */
+  codes?: ErrorCode[];
+  /** headers of this answer beyond those src/schemas/openapi-answers.ts gives every answer of its kind */
+  headers?: Record<string, ResponseHeader>;
 }
 
 export interface Operation {
@@ -62,13 +74,25 @@ export interface Operation {
 
 const ok = (schema: JsonSchema, description = 'OK'): Answer => ({ schema, description });
 const created = (schema: JsonSchema, description = 'Created'): Answer => ({ schema, description });
-const e = (description: string): Answer => ({ schema: R.errorSchema, description });
+/** An error answer: the codes this operation answers at that status (src/domain/errors.ts gives each code's status), and when. */
+const e = (code: ErrorCode | ErrorCode[], when?: string): Answer => {
+  const codes = Array.isArray(code) ? code : [code];
+  return { codes, description: when ? `${codes.join(', ')}: ${when}` : codes.join(', ') };
+};
 const noContent: Answer = { description: 'Done (no body)' };
+const header = (description: string, schema: JsonSchema): ResponseHeader => ({ description, required: true, schema });
+const noStore = { 'Cache-Control': header('Tokens are never cached', { const: 'no-store' }) };
+const revalidate = { 'Cache-Control': header('Asked again on each use', { const: 'no-cache' }) };
+const dashboardFile = {
+  ...revalidate,
+  'X-Content-Type-Options': header('The declared type is the type', { const: 'nosniff' }),
+  'Referrer-Policy': header('No referrer leaves the dashboard', { const: 'no-referrer' }),
+};
 const list = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
-const NOT_FOUND = e('NOT_FOUND: no such resource');
-const INVALID_STATE = e('INVALID_STATE: the current state forbids this transition (nothing changed)');
-const INSUFFICIENT = e('INSUFFICIENT_FUNDS: the balance would go below zero (nothing changed)');
+const NOT_FOUND = e('NOT_FOUND', 'no such resource');
+const INVALID_STATE = e('INVALID_STATE', 'the current state forbids this transition (nothing changed)');
+const INSUFFICIENT = e('INSUFFICIENT_FUNDS', 'the balance would go below zero (nothing changed)');
 
 const B = 'Banking';
 const M = 'Merchants';
@@ -82,12 +106,26 @@ export const PUBLIC_OPERATIONS: Operation[] = [
     body: tokenRequestSchema,
     bodyOptional: true,
     responses: {
-      200: ok(R.tokenResponseSchema, 'A bearer token valid 300 seconds (by the sandbox clock)'),
+      200: {
+        ...ok(R.tokenResponseSchema, 'A bearer token valid 300 seconds (by the sandbox clock)'),
+        headers: { ...noStore, Pragma: header('For HTTP/1.0 caches (RFC 6749 §5.1)', { const: 'no-cache' }) },
+      },
       400: {
         schema: R.oauthErrorSchema,
         description: 'RFC 6749 §5.2: invalid_request, unsupported_grant_type, unauthorized_client (merchant not ACTIVE)',
+        headers: noStore,
       },
-      401: { schema: R.oauthErrorSchema, description: 'RFC 6749 §5.2: invalid_client' },
+      401: {
+        schema: R.oauthErrorSchema,
+        description: 'RFC 6749 §5.2: invalid_client',
+        headers: {
+          ...noStore,
+          'WWW-Authenticate': header('Basic realm="pix-sandbox" when the client authenticated with HTTP Basic, else Bearer realm', {
+            type: 'string',
+            enum: ['Basic realm="pix-sandbox"', 'Bearer realm="pix-sandbox"'],
+          }),
+        },
+      },
     },
   },
   {
@@ -100,7 +138,7 @@ export const PUBLIC_OPERATIONS: Operation[] = [
     responses: {
       201: created(R.cashInResponseSchema, 'The charge, WAITING_PAYMENT, with its copy-and-paste code and QR image'),
       403: e('SPLIT_NOT_ENABLED'),
-      422: e('SPLIT_EXCEEDS_AMOUNT, WALLET_NOT_FOUND, WALLET_NOT_ACTIVE'),
+      422: e(['SPLIT_EXCEEDS_AMOUNT', 'WALLET_NOT_FOUND', 'WALLET_NOT_ACTIVE']),
     },
   },
   {
@@ -119,13 +157,18 @@ export const PUBLIC_OPERATIONS: Operation[] = [
       },
     ],
     responses: {
-      201: created(
-        R.cashOutResponseSchema,
-        'The transfer, PROCESSING (a replay answers the first answer again, with x-sandbox-idempotent-replayed: true)',
-      ),
-      400: e('MISSING_IDEMPOTENCY_KEY, INVALID_IDEMPOTENCY_KEY'),
-      409: e('IDEMPOTENCY_KEY_IN_USE'),
-      422: e('INSUFFICIENT_FUNDS, IDEMPOTENCY_KEY_REUSED'),
+      201: {
+        ...created(R.cashOutResponseSchema, 'The transfer, PROCESSING (a replay answers the first answer again)'),
+        headers: {
+          [REPLAYED_HEADER]: {
+            description: 'Only on a replay: the first answer to this key and body, again',
+            required: false,
+            schema: { const: 'true' },
+          },
+        },
+      },
+      400: e(['MISSING_IDEMPOTENCY_KEY', 'INVALID_IDEMPOTENCY_KEY'], 'the x-idempotency-key header is missing or not a UUID'),
+      422: e(['INSUFFICIENT_FUNDS', 'IDEMPOTENCY_KEY_REUSED']),
     },
   },
   {
@@ -151,7 +194,7 @@ export const PUBLIC_OPERATIONS: Operation[] = [
     auth: 'bearer',
     summary: 'Create a merchant (account token)',
     body: merchantCreateSchema,
-    responses: { 201: created(R.merchantCreatedSchema), 403: e('FORBIDDEN: a merchant token'), 409: e('DOCUMENT_ALREADY_REGISTERED') },
+    responses: { 201: created(R.merchantCreatedSchema), 403: e('FORBIDDEN', 'a merchant token'), 409: e('DOCUMENT_ALREADY_REGISTERED') },
   },
   {
     method: 'get',
@@ -160,7 +203,7 @@ export const PUBLIC_OPERATIONS: Operation[] = [
     auth: 'bearer',
     summary: 'List merchants (account token)',
     query: merchantListQuerySchema,
-    responses: { 200: ok(R.merchantListSchema), 403: e('FORBIDDEN: a merchant token') },
+    responses: { 200: ok(R.merchantListSchema), 403: e('FORBIDDEN', 'a merchant token') },
   },
   {
     method: 'get',
@@ -168,7 +211,7 @@ export const PUBLIC_OPERATIONS: Operation[] = [
     tag: M,
     auth: 'bearer',
     summary: "The authenticated merchant's main wallet balance (merchant token)",
-    responses: { 200: ok(R.merchantBalanceSchema), 403: e('FORBIDDEN: an account token') },
+    responses: { 200: ok(R.merchantBalanceSchema), 403: e('FORBIDDEN', 'an account token') },
   },
   {
     method: 'get',
@@ -176,7 +219,7 @@ export const PUBLIC_OPERATIONS: Operation[] = [
     tag: M,
     auth: 'bearer',
     summary: 'Read a merchant with its wallets (account token)',
-    responses: { 200: ok(R.merchantSchema), 403: e('FORBIDDEN: a merchant token') },
+    responses: { 200: ok(R.merchantSchema), 403: e('FORBIDDEN', 'a merchant token') },
   },
   {
     method: 'patch',
@@ -185,7 +228,11 @@ export const PUBLIC_OPERATIONS: Operation[] = [
     auth: 'bearer',
     summary: 'Update a merchant: name, email, phone (account token)',
     body: merchantPatchSchema,
-    responses: { 200: ok(R.merchantUpdatedSchema), 403: e('FORBIDDEN: a merchant token') },
+    responses: {
+      200: ok(R.merchantUpdatedSchema),
+      403: e('FORBIDDEN', 'a merchant token'),
+      405: e('METHOD_NOT_ALLOWED', 'the merchantId "balance": that path is GET /v1/merchants/balance'),
+    },
   },
   {
     method: 'get',
@@ -354,12 +401,13 @@ export const CONTROL_OPERATIONS: Operation[] = [
     responses: {
       200: ok(R.transactionSchema, 'The charge, PAID (the same answer and events as POST /_sandbox/charges/{id}/pay)'),
       400: e(
-        'VALIDATION_ERROR: neither or both of pixCode and qrImage; a code that is not a dynamic PIX charge code; qrImage not base64, ' +
+        'VALIDATION_ERROR',
+        'neither or both of pixCode and qrImage; a code that is not a dynamic PIX charge code; qrImage not base64, ' +
           'not a PNG or JPEG, an image that cannot be decoded, or one in which no QR code is found (nothing changed)',
       ),
-      404: e('NOT_FOUND: the code (typed or read from the image) leads to no charge of this sandbox (nothing changed)'),
+      404: e('NOT_FOUND', 'the code (typed or read from the image) leads to no charge of this sandbox (nothing changed)'),
       409: INVALID_STATE,
-      413: e('PAYLOAD_TOO_LARGE: qrImage over 5 MiB decoded or over 40 million pixels (nothing changed)'),
+      413: e('PAYLOAD_TOO_LARGE', 'qrImage over 5 MiB decoded or over 40 million pixels (nothing changed)'),
     },
   }),
   adminOp({
@@ -439,7 +487,7 @@ export const CONTROL_OPERATIONS: Operation[] = [
     tag: C('rules'),
     summary: 'Remove one rule',
     params: { id: ruleId },
-    responses: { 204: noContent, 400: e('VALIDATION_ERROR: not a rule id'), 404: NOT_FOUND },
+    responses: { 204: noContent, 400: e('VALIDATION_ERROR', 'not a rule id'), 404: NOT_FOUND },
   }),
 
   adminOp({
@@ -456,7 +504,7 @@ export const CONTROL_OPERATIONS: Operation[] = [
     tag: C('webhooks'),
     summary: 'Register an endpoint',
     body: webhookEndpointInputSchema,
-    responses: { 201: created(R.webhookEndpointSchema), 404: e('NOT_FOUND: no such account') },
+    responses: { 201: created(R.webhookEndpointSchema), 404: e('NOT_FOUND', 'no such account') },
   }),
   adminOp({
     method: 'delete',
@@ -489,7 +537,7 @@ export const CONTROL_OPERATIONS: Operation[] = [
     responses: {
       200: ok(R.deliverySchema),
       201: created(R.deliverySchema),
-      409: e('INVALID_STATE: its endpoint was deleted or its event pruned'),
+      409: e('INVALID_STATE', 'its endpoint was deleted or its event pruned'),
     },
   }),
   adminOp({
@@ -566,7 +614,13 @@ export const CONTROL_OPERATIONS: Operation[] = [
     tag: C('dashboard'),
     auth: 'none',
     summary: 'The dashboard page',
-    responses: { 200: { description: 'HTML', mediaTypes: ['text/html'] } },
+    responses: {
+      200: {
+        description: 'HTML',
+        mediaTypes: ['text/html'],
+        headers: { ...dashboardFile, 'Content-Security-Policy': header('The page talks only to its own origin', { type: 'string' }) },
+      },
+    },
   },
   {
     method: 'get',
@@ -576,7 +630,7 @@ export const CONTROL_OPERATIONS: Operation[] = [
     summary: "The dashboard's scripts and styles",
     params: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.(js|css|svg)$' } },
     responses: {
-      200: { description: 'JavaScript, CSS or SVG', mediaTypes: ['text/javascript', 'text/css', 'image/svg+xml'] },
+      200: { description: 'JavaScript, CSS or SVG', mediaTypes: ['text/javascript', 'text/css', 'image/svg+xml'], headers: dashboardFile },
       404: NOT_FOUND,
     },
   },
@@ -586,7 +640,7 @@ export const CONTROL_OPERATIONS: Operation[] = [
     tag: C('sandbox'),
     auth: 'none',
     summary: 'This document',
-    responses: { 200: ok({ type: 'object', required: ['openapi', 'info', 'paths'] }) },
+    responses: { 200: { ...ok(R.openApiDocumentSchema), headers: revalidate } },
   },
 ];
 

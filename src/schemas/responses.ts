@@ -41,11 +41,36 @@ const receiver = obj({ ...(party.properties as Record<string, JsonSchema>), key:
 const envelope = (statusCode: number, data: JsonSchema) => obj({ statusCode: { const: statusCode }, message: str, data });
 
 // ---- errors ----
+export const errorDetailSchema = obj({ path: str, message: str });
+const anyCode = { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' };
+/** Any error answer of the sandbox (docs/api.md#errors): what an injected fault answers on any path. */
 export const errorSchema = obj({
   statusCode: { type: 'integer', minimum: 400, maximum: 599 },
   message: str,
-  error: obj({ code: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' }, details: arrayOf(obj({ path: str, message: str })) }),
+  error: obj({ code: anyCode, details: arrayOf(errorDetailSchema) }),
 });
+// Every 5xx by name, not as a range: a generated client then narrows an error on its statusCode
+// (a 422's codes are not mixed with a 5xx's, whose code can be anything a fault names).
+const anyServerStatus = { type: 'integer', enum: Array.from({ length: 100 }, (_, i) => 500 + i) };
+/**
+ * One operation's error answer at one status: `statusCode` that status (null: any 5xx) and
+ * `error.code` one of `codes` (null: any code, as an injected fault may carry).
+ */
+export function errorAnswerSchema(status: number | null, codes: readonly string[] | null, codeNote?: string): JsonSchema {
+  const code = codes ? { type: 'string', enum: [...codes] } : anyCode;
+  return obj({
+    statusCode: status === null ? anyServerStatus : { const: status },
+    message: str,
+    error: obj({ code: codeNote ? { ...code, description: codeNote } : code, details: arrayOf(errorDetailSchema) }),
+  });
+}
+const fault = 'the code an injected fault names (with x-sandbox-fault)';
+/** 429: only an injected fault answers it. */
+export const tooManyRequestsSchema = errorAnswerSchema(429, null, `TOO_MANY_REQUESTS, or ${fault}`);
+/** Any 5xx where a fault can answer: INTERNAL_ERROR on an unexpected failure, or the fault's code. */
+export const serverErrorSchema = errorAnswerSchema(null, null, `INTERNAL_ERROR on an unexpected failure, or ${fault}`);
+/** Any 5xx where no fault reaches: INTERNAL_ERROR only. */
+export const internalErrorSchema = errorAnswerSchema(null, ['INTERNAL_ERROR']);
 /** RFC 6749 §5.2, the token endpoint's own error shape. */
 export const oauthErrorSchema = obj(
   {
@@ -75,26 +100,16 @@ export const cashOutResponseSchema = obj({
   'x-idempotency-key': str,
 });
 
+// The lookup's `data`, one variant per state (docs/api.md#transaction-lookup), each closed: a generated client narrows
+// on `status` (and, for COMPLETED, on `payer` for a charge or `receiver` for a transfer).
+const lookupId = { id: uuid };
+export const lookupWaitingSchema = obj({ ...lookupId, status: { const: 'WAITING_PAYMENT' } });
+export const lookupProcessingSchema = obj({ ...lookupId, status: { const: 'PROCESSING' } });
+export const lookupPaidChargeSchema = obj({ ...lookupId, status: { const: 'COMPLETED' }, end_to_end_id: endToEndId, payer: party });
+export const lookupCompletedTransferSchema = obj({ ...lookupId, status: { const: 'COMPLETED' }, end_to_end_id: endToEndId, receiver });
+export const lookupFailedSchema = obj({ ...lookupId, status: { const: 'FAILED' }, error: txError });
 const lookupData: JsonSchema = {
-  ...obj(
-    {
-      id: uuid,
-      status: { type: 'string', enum: ['WAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'FAILED'] },
-      end_to_end_id: endToEndId,
-      payer: party,
-      receiver,
-      error: txError,
-    },
-    ['id', 'status'],
-  ),
-  allOf: [
-    { if: { properties: { status: { enum: ['WAITING_PAYMENT', 'PROCESSING'] } } }, then: { maxProperties: 2 } },
-    {
-      if: { properties: { status: { const: 'COMPLETED' } } },
-      then: { required: ['end_to_end_id'], oneOf: [{ required: ['payer'] }, { required: ['receiver'] }], not: { required: ['error'] } },
-    },
-    { if: { properties: { status: { const: 'FAILED' } } }, then: { required: ['error'], maxProperties: 3 } },
-  ],
+  oneOf: [lookupWaitingSchema, lookupProcessingSchema, lookupPaidChargeSchema, lookupCompletedTransferSchema, lookupFailedSchema],
 };
 export const lookupResponseSchema = envelope(200, lookupData);
 export const balanceResponseSchema = envelope(200, obj({ balance: cents }));
@@ -273,7 +288,7 @@ const eventData = obj(
   ['transactionId', 'type', 'status', 'amount'],
 );
 const storedEvent = obj({ id: uuid, type: eventType, accountId: uuid, transactionId: uuid, createdAt: time, data: eventData });
-/** The body a webhook delivery sends (CONTRACT §8). */
+/** The body a webhook delivery sends (docs/webhooks.md#body-and-headers). */
 export const webhookEventSchema = obj({ id: uuid, type: eventType, createdAt: time, data: eventData });
 
 export const transactionDetailSchema: JsonSchema = {
@@ -322,7 +337,7 @@ export const journalEntrySchema = obj({
   status: int,
   durationMs: { type: 'number' },
   requestId: str,
-  requestHeaders: { type: 'object' },
+  requestHeaders: { type: 'object', additionalProperties: { anyOf: [str, arrayOf(str)] } },
   requestBody: {},
   responseBody: {},
 });
@@ -360,3 +375,18 @@ const deliveryFields = {
 export const deliverySchema = obj(deliveryFields);
 export const deliveryDetailSchema = obj({ ...deliveryFields, event: { oneOf: [webhookEventSchema, { type: 'null' }] } });
 export const fireResultSchema = obj({ event: webhookEventSchema, deliveries: arrayOf(deliverySchema) });
+
+// ---- the document itself (GET /openapi.json): its frame; OpenAPI 3.1 itself says the rest ----
+const openApiMap = { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } };
+export const openApiDocumentSchema = obj(
+  {
+    openapi: { const: '3.1.0' },
+    info: obj({ title: str, version: str, description: str, license: obj({ name: str, identifier: str }) }, ['title', 'version']),
+    servers: arrayOf(obj({ url: str })),
+    tags: arrayOf(obj({ name: str, description: str }, ['name'])),
+    paths: openApiMap,
+    webhooks: openApiMap,
+    components: { type: 'object', additionalProperties: openApiMap },
+  },
+  ['openapi', 'info', 'paths', 'components'],
+);
