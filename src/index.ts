@@ -105,10 +105,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
 }
 
 export { PixClient, ControlClient };
-export { SandboxApiError, Transport } from './client/transport.js';
+export { NetworkError, SandboxApiError, Transport } from './client/transport.js';
 export { waitForSandbox } from './client/wait.js';
 export type { WaitOptions, WaitResult } from './client/wait.js';
-export type { RawResponse, RequestOptions, TransportOptions } from './client/transport.js';
+export type { ErrorDetail, Exchange, RawResponse, RequestOptions, SentRequest, TransportOptions } from './client/transport.js';
 export type * from './client/public-client.js';
 export type * from './client/control-client.js';
 export { verifySignature, DEFAULT_TOLERANCE_SECONDS } from './webhooks/verify.js';

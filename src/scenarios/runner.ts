@@ -2,12 +2,12 @@
 // the webhook receiver for it, load the scenario's fixtures, run the steps in order until one
 // fails, then undo the global fixtures (pix keys, rules, the webhook endpoint).
 import { randomUUID } from 'node:crypto';
-import { NetworkError, seg, type HttpExchange } from '../cli/control-client.js';
+import { NetworkError, seg } from '../client/transport.js';
 import { stepKindOf, type Scenario, type Step } from '../schemas/scenario.js';
 import { interpolate, InterpolationError } from './interpolate.js';
 import type { LoadedScenario } from './load.js';
 import type { WebhookReceiver } from './receiver.js';
-import { redactExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
+import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
 import { ScenarioState, StepError, type RunEnv } from './state.js';
 import { callOf, checkExchange, expectWebhook, perform } from './steps.js';
 
