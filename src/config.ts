@@ -26,14 +26,17 @@ export interface Config {
   /** seconds between webhook attempts, then dead */
   webhookRetrySchedule: number[];
   fsync: boolean;
-  /** seed of the fault-injection random numbers */
-  seed: number;
+  /** seed of every id, payer, end-to-end id and fault draw; null: ids are crypto UUIDs, the rest randomly seeded */
+  seed: number | null;
   /** run the node-cron tick (off in some tests that drive the clock by hand) */
   tick: boolean;
-  /** entries kept by the request journal (default 500; 0 turns it off) */
-  journalSize?: number;
+  /** entries kept by the request journal (0 turns it off) */
+  journalSize: number;
   quiet: boolean;
 }
+
+/** seeds are 32-bit (the generators' state) */
+export const MAX_SEED = 2 ** 32 - 1;
 
 export const DEFAULT_RETRY_SCHEDULE = [10, 30, 120, 600, 3600];
 
@@ -57,8 +60,9 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     clientSecret: null,
     webhookRetrySchedule: DEFAULT_RETRY_SCHEDULE,
     fsync: true,
-    seed: 1,
+    seed: null,
     tick: true,
+    journalSize: 500,
     quiet: false,
     ...overrides,
   };
@@ -122,7 +126,12 @@ export const SERVE_OPTIONS = [
   },
   { flag: 'webhook-retry', key: 'webhookRetrySchedule', type: 'string', describe: 'retry schedule in seconds, comma-separated' },
   { flag: 'fsync', key: 'fsync', type: 'boolean', describe: 'fsync each group commit' },
-  { flag: 'seed', key: 'seed', type: 'number', describe: 'seed of fault-injection randomness' },
+  {
+    flag: 'seed',
+    key: 'seed',
+    type: 'number',
+    describe: 'seed of ids, payers, end-to-end ids and fault probabilities: a fresh sandbox then answers the same calls alike',
+  },
 ] as const satisfies readonly ServeOption[];
 
 type FlagValue<O> = O extends { type: 'number' } ? number : O extends { type: 'boolean' } ? boolean : string;

@@ -28,7 +28,7 @@ export interface StartSandboxOptions {
   publicUrl?: string;
   /** run the background tick (expiries, settlements, webhook retries by real time); default true */
   tick?: boolean;
-  /** seed of fault-injection randomness */
+  /** seed of ids, payers, end-to-end ids and fault probabilities (docs/configuration.md); default none */
   seed?: number;
   /** any other Config field, for the rare case the options above do not cover */
   config?: Partial<Config>;
@@ -77,7 +77,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     clientSecret: options.credentials?.client_secret ?? null,
     ...(options.webhookRetrySchedule ? { webhookRetrySchedule: options.webhookRetrySchedule } : {}),
     tick: options.tick ?? true,
-    seed: options.seed ?? 1,
+    seed: options.seed ?? null,
     quiet: true,
     ...options.config,
   });

@@ -1,6 +1,6 @@
 // `pix-sandbox serve`: its options, each also an environment variable (docs/configuration.md).
 import type { Argv } from 'yargs';
-import { defaultConfig, envVar, SERVE_OPTIONS, shownDefault, type Config, type ServeFlags } from '../config.js';
+import { defaultConfig, envVar, MAX_SEED, SERVE_OPTIONS, shownDefault, type Config, type ServeFlags } from '../config.js';
 import { boot } from '../server.js';
 import { StoreFileError } from '../store/wal-adapter.js';
 import { SandboxError } from '../domain/errors.js';
@@ -32,6 +32,10 @@ const PARSE: { [F in keyof ServeFlags]?: (raw: NonNullable<ServeFlags[F]>) => un
     return n;
   },
   'public-url': (raw) => raw.replace(/\/+$/, ''),
+  seed: (n) => {
+    if (!Number.isInteger(n) || n < 0 || n > MAX_SEED) throw new UsageError(`--seed must be an integer from 0 to ${MAX_SEED} (got ${n})`);
+    return n;
+  },
   'webhook-retry': (raw) => {
     const schedule = raw.split(',').map((s) => Number(s.trim()));
     if (schedule.some((n) => !Number.isFinite(n) || n < 0))

@@ -25,30 +25,35 @@ export interface TokenClaims {
 
 export const TOKEN_TTL_SECONDS = 300;
 
-// jsonwebtoken turns a string secret into a key on every call, first trying (and failing) to read
-// it as a PEM public key: that cost more than all the rest of a lookup. One KeyObject per secret.
-let cachedKey: { secret: string; key: KeyObject } | null = null;
-function signingKey(secret: string): KeyObject {
-  if (cachedKey?.secret !== secret) cachedKey = { secret, key: createSecretKey(Buffer.from(secret)) };
-  return cachedKey.key;
+/**
+ * A sandbox's signing key and the tokens verified with it (kept in its context). jsonwebtoken turns a
+ * string secret into a key on every call, first trying (and failing) to read it as a PEM public key:
+ * that cost more than all the rest of a lookup. And a token's signature is checked once; its claims
+ * are then reused while the token lives. Expiry is still checked on every request against the sandbox
+ * clock (which can jump forward).
+ */
+export interface TokenKeys {
+  secret: string;
+  key: KeyObject;
+  verified: Map<string, TokenClaims>;
 }
-
-// A token's signature is checked once; its claims are then reused while the token lives. Expiry is
-// still checked on every request against the sandbox clock (which can jump forward).
-const verifiedByKey = new WeakMap<KeyObject, Map<string, TokenClaims>>();
 const VERIFIED_MAX = 10_000;
 
-function verifyToken(token: string, key: KeyObject, nowSeconds: number): TokenClaims {
-  let verified = verifiedByKey.get(key);
-  if (!verified) verifiedByKey.set(key, (verified = new Map<string, TokenClaims>()));
-  const hit = verified.get(token);
+function tokenKeys(ctx: AppContext): TokenKeys {
+  const secret = ctx.store.data.meta.signingSecret;
+  if (ctx.tokenKeys?.secret !== secret) ctx.tokenKeys = { secret, key: createSecretKey(Buffer.from(secret)), verified: new Map() };
+  return ctx.tokenKeys;
+}
+
+function verifyToken(token: string, keys: TokenKeys, nowSeconds: number): TokenClaims {
+  const hit = keys.verified.get(token);
   if (hit) {
     if (typeof hit.exp === 'number' && nowSeconds >= hit.exp) throw new jwt.TokenExpiredError('jwt expired', new Date(hit.exp * 1000));
     return hit;
   }
-  const claims = jwt.verify(token, key, { algorithms: ['HS256'], clockTimestamp: nowSeconds }) as TokenClaims;
-  if (verified.size >= VERIFIED_MAX) verified.clear();
-  verified.set(token, claims);
+  const claims = jwt.verify(token, keys.key, { algorithms: ['HS256'], clockTimestamp: nowSeconds }) as TokenClaims;
+  if (keys.verified.size >= VERIFIED_MAX) keys.verified.clear();
+  keys.verified.set(token, claims);
   return claims;
 }
 
@@ -62,7 +67,7 @@ export function signToken(ctx: AppContext, principal: { clientId: string; accoun
     exp: iat + TOKEN_TTL_SECONDS,
   };
   if (principal.merchantId) claims.mer = principal.merchantId;
-  return jwt.sign(claims, signingKey(ctx.store.data.meta.signingSecret), { algorithm: 'HS256' });
+  return jwt.sign(claims, tokenKeys(ctx).key, { algorithm: 'HS256' });
 }
 
 export function principalOf(res: Response): AuthPrincipal {
@@ -79,7 +84,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     }
     let claims: TokenClaims;
     try {
-      claims = verifyToken(match[1]!, signingKey(ctx.store.data.meta.signingSecret), ctx.clock.nowSeconds());
+      claims = verifyToken(match[1]!, tokenKeys(ctx), ctx.clock.nowSeconds());
     } catch (e) {
       if ((e as Error).name === 'TokenExpiredError')
         return next(new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one'));

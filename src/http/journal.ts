@@ -13,7 +13,6 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 import type { JournalEntry } from './journal-entry.js';
 
-export const DEFAULT_JOURNAL_SIZE = 500;
 const JOURNALED = /^\/(v1|pix)(\/|$)/;
 /** bytes of a response kept per entry (a QR image is ~2 KiB), so 500 entries stay small */
 const MAX_CAPTURE_BYTES = 32 * 1024;
@@ -166,18 +165,6 @@ export class Journal {
   }
 }
 
-const journals = new WeakMap<AppContext, Journal>();
-
-export function journalOf(ctx: AppContext): Journal {
-  let j = journals.get(ctx);
-  if (!j) {
-    const size = ctx.config.journalSize ?? DEFAULT_JOURNAL_SIZE;
-    j = new Journal(Math.max(0, Math.floor(size)));
-    journals.set(ctx, j);
-  }
-  return j;
-}
-
 function parseCaptured(response: string | Buffer | null, contentType: string | undefined): unknown {
   if (response === null) return null;
   const text = typeof response === 'string' ? response : response.toString('utf8');
@@ -204,7 +191,7 @@ export function noteBody(res: Response, body: unknown): void {
 
 /** The journal stage: first in the pipeline, so that it sees every answer, injected faults included. */
 export function journalStage(ctx: AppContext): RequestHandler {
-  const journal = journalOf(ctx);
+  const journal = ctx.journal;
   return (req, res, next) => {
     if (journal.capacity === 0 || !JOURNALED.test(req.path)) return next();
     const started = performance.now();

@@ -118,8 +118,8 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
 export async function runScenario(loaded: LoadedScenario, env: RunEnv, receiver: WebhookReceiver | null): Promise<ScenarioResult> {
   const started = performance.now();
   const sc = loaded.scenario;
-  const st = new ScenarioState(env);
   const runId = randomUUID().replace(/-/g, '').slice(0, 12);
+  const st = new ScenarioState(env, runId);
   const result: ScenarioResult = { file: loaded.file, name: sc.name, status: 'passed', durationMs: 0, accountId: null, steps: [] };
   try {
     result.accountId = await setUp(loaded, st, receiver, runId);

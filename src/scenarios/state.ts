@@ -2,6 +2,7 @@
 // webhook inbox, and what to clean up afterwards.
 import type { ControlClient } from '../client/control-client.js';
 import { SandboxApiError, type Transport } from '../client/transport.js';
+import { seededRandom } from '../domain/random.js';
 import type { Mismatch } from './matcher.js';
 import type { Inbox } from './receiver.js';
 import { reportable, type HttpExchange } from './result.js';
@@ -40,7 +41,15 @@ export class ScenarioState {
   /** control calls that undo global fixtures (pix keys, rules, the webhook endpoint) */
   readonly cleanup: { method: string; path: string }[] = [];
 
-  constructor(readonly env: RunEnv) {}
+  /** generated data (merchant documents, names): derived from the run id, which the report shows */
+  readonly random: () => number;
+
+  constructor(
+    readonly env: RunEnv,
+    readonly runId: string,
+  ) {
+    this.random = seededRandom(runId);
+  }
 
   /** A bearer token for the principal, fetched once and reused (`fresh` asks for a new one). */
   async token(principal: string, fresh = false): Promise<string> {

@@ -1,7 +1,6 @@
 // What each kind of step does. Control actions are thin wrappers over the control API
 // (docs/control-api.md); `request` calls the public API as a principal; `expectWebhook` waits on the
 // scenario's inbox. Every HTTP step answers its exchange, which the runner checks against `expect`.
-import { randomUUID } from 'node:crypto';
 import { SandboxApiError, seg } from '../client/transport.js';
 import { generateCpf } from '../domain/documents.js';
 import { match, type Mismatch } from './matcher.js';
@@ -72,10 +71,12 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
     case 'fire':
       return admin('POST', '/_sandbox/webhooks/fire', idSpec(value, 'transactionId'));
     case 'createMerchant': {
-      const short = randomUUID().slice(0, 8);
+      const short = Math.floor(st.random() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0');
       const body = {
         name: `Merchant ${short}`,
-        document: generateCpf(Math.random),
+        document: generateCpf(st.random),
         document_type: 'CPF',
         email: `merchant-${short}@example.com`,
         phone: '11987654321',
