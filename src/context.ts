@@ -5,8 +5,8 @@ import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
 import type { Clock } from './clock/clock.js';
 import { MAX_SEED, type Config } from './config.js';
 import { seededSource, type RandomSource } from './domain/random.js';
-import type { TokenKeys } from './http/auth.js';
-import { Journal } from './http/journal.js';
+import type { TokenKeys } from './http/token-keys.js';
+import { Journal } from './http/journal-ring.js';
 import type { Store } from './store/store.js';
 
 /** Background work that other modules plug in (due-work runner, webhook dispatcher). */
@@ -56,7 +56,7 @@ export interface AppContext {
   dispatcher: { wake(): void } | null;
   /** the reset in progress: the next one waits for it (one at a time) */
   resetting: Promise<unknown>;
-  /** the token-signing key and the tokens verified with it (http/auth.ts) */
+  /** the token-signing key and the tokens verified with it (http/token-keys.ts) */
   tokenKeys: TokenKeys | null;
 }
 

@@ -1,10 +1,10 @@
-// Resolves the principal of a Bearer token (CONTRACT §1–2): an account, or a merchant of one.
+// Resolves the principal of a Bearer token (docs/api.md#bearer-authentication): an account, or a merchant of one.
 import type { Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
 import type { Account, Merchant } from '../store/model.js';
+import { tokenKeys, VERIFIED_MAX, type TokenClaims, type TokenKeys } from './token-keys.js';
 
 export interface AuthPrincipal {
   kind: 'account' | 'merchant';
@@ -14,36 +14,7 @@ export interface AuthPrincipal {
   id: string;
 }
 
-export interface TokenClaims {
-  sub: string;
-  acc: string;
-  mer?: string;
-  jti: string;
-  iat: number;
-  exp: number;
-}
-
 export const TOKEN_TTL_SECONDS = 300;
-
-/**
- * A sandbox's signing key and the tokens verified with it (kept in its context). jsonwebtoken turns a
- * string secret into a key on every call, first trying (and failing) to read it as a PEM public key:
- * that cost more than all the rest of a lookup. And a token's signature is checked once; its claims
- * are then reused while the token lives. Expiry is still checked on every request against the sandbox
- * clock (which can jump forward).
- */
-export interface TokenKeys {
-  secret: string;
-  key: KeyObject;
-  verified: Map<string, TokenClaims>;
-}
-const VERIFIED_MAX = 10_000;
-
-function tokenKeys(ctx: AppContext): TokenKeys {
-  const secret = ctx.store.data.meta.signingSecret;
-  if (ctx.tokenKeys?.secret !== secret) ctx.tokenKeys = { secret, key: createSecretKey(Buffer.from(secret)), verified: new Map() };
-  return ctx.tokenKeys;
-}
 
 function verifyToken(token: string, keys: TokenKeys, nowSeconds: number): TokenClaims {
   const hit = keys.verified.get(token);
