@@ -1,7 +1,12 @@
-// The one object handed to every route module, service and background worker.
-import { randomUUID } from 'node:crypto';
+// The one object handed to every route module, service and background worker. It also holds each
+// sandbox's runtime state that is not data (journal, random source, caches, the reset lock), so that
+// two sandboxes in one process share nothing and a stopped one leaves nothing behind in a module.
+import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
 import type { Clock } from './clock/clock.js';
-import type { Config } from './config.js';
+import { MAX_SEED, type Config } from './config.js';
+import { seededSource, type RandomSource } from './domain/random.js';
+import type { TokenKeys } from './http/token-keys.js';
+import { Journal } from './http/journal-ring.js';
 import type { Store } from './store/store.js';
 
 /** Background work that other modules plug in (due-work runner, webhook dispatcher). */
@@ -30,6 +35,9 @@ export interface AppContext {
   config: Config;
   store: Store;
   clock: Clock;
+  /** every id, payer, end-to-end id and fault draw (docs/decisions.md#d49-seeded-randomness) */
+  random: RandomSource;
+  /** a new record id: random.uuid */
   newId: () => string;
   /** the scheme://host[:port] clients reach the sandbox at (charge locations are built from it) */
   publicUrl: () => string;
@@ -42,13 +50,59 @@ export interface AppContext {
   startedAtMs: number;
   version: string;
   readiness: Readiness;
+  /** the request journal (GET /_sandbox/requests); memory only */
+  journal: Journal;
+  /** the webhook dispatcher, once started: a redelivery of an existing delivery wakes it */
+  dispatcher: { wake(): void } | null;
+  /** the reset in progress: the next one waits for it (one at a time) */
+  resetting: Promise<unknown>;
+  /** the token-signing key and the tokens verified with it (http/token-keys.ts) */
+  tokenKeys: TokenKeys | null;
 }
 
-export function createContext(parts: { config: Config; store: Store; clock: Clock; version: string; startedAtMs: number }): AppContext {
+/** Numbers in [0, 1) from the OS's generator, drawn a pool at a time (one system call per 256). */
+function cryptoRandom(): () => number {
+  const pool = new Uint32Array(256);
+  let i = pool.length;
+  return () => {
+    if (i === pool.length) {
+      randomFillSync(pool);
+      i = 0;
+    }
+    return pool[i++]! / 4294967296;
+  };
+}
+
+/**
+ * With a seed, a fresh sandbox draws the same ids and values for the same calls. A reopened data file
+ * holds the ids of its earlier runs, which the same seed would hand out again: there, as without a
+ * seed, ids and values come from the OS's generator, and only fault draws follow the seed.
+ */
+function randomFor(seed: number | null, freshStore: boolean): RandomSource {
+  if (seed !== null && freshStore) return seededSource(seed);
+  return seededSource(seed ?? randomInt(MAX_SEED), { uuid: randomUUID, next: cryptoRandom() });
+}
+
+export function createContext(parts: {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  version: string;
+  startedAtMs: number;
+  /** the store holds nothing yet (its fixtures are about to be loaded) */
+  freshStore: boolean;
+}): AppContext {
+  const { freshStore, ...rest } = parts;
   let url = parts.config.publicUrl ?? `http://${parts.config.host}:${parts.config.port}`;
+  const random = randomFor(parts.config.seed, freshStore);
   const ctx: AppContext = {
-    ...parts,
-    newId: randomUUID,
+    ...rest,
+    random,
+    newId: () => random.uuid(),
+    journal: new Journal(Math.max(0, Math.floor(parts.config.journalSize))),
+    dispatcher: null,
+    resetting: Promise.resolve(),
+    tokenKeys: null,
     publicUrl: () => url,
     setPublicUrl: (u) => {
       if (!parts.config.publicUrl) url = u;

@@ -28,7 +28,7 @@ export interface StartSandboxOptions {
   publicUrl?: string;
   /** run the background tick (expiries, settlements, webhook retries by real time); default true */
   tick?: boolean;
-  /** seed of fault-injection randomness */
+  /** seed of ids, payers, end-to-end ids and fault probabilities (docs/configuration.md); default none */
   seed?: number;
   /** any other Config field, for the rare case the options above do not cover */
   config?: Partial<Config>;
@@ -77,7 +77,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     clientSecret: options.credentials?.client_secret ?? null,
     ...(options.webhookRetrySchedule ? { webhookRetrySchedule: options.webhookRetrySchedule } : {}),
     tick: options.tick ?? true,
-    seed: options.seed ?? 1,
+    seed: options.seed ?? null,
     quiet: true,
     ...options.config,
   });
@@ -105,10 +105,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
 }
 
 export { PixClient, ControlClient };
-export { SandboxApiError, Transport } from './client/transport.js';
+export { NetworkError, SandboxApiError, Transport } from './client/transport.js';
 export { waitForSandbox } from './client/wait.js';
 export type { WaitOptions, WaitResult } from './client/wait.js';
-export type { RawResponse, RequestOptions, TransportOptions } from './client/transport.js';
+export type { ErrorDetail, Exchange, RawResponse, RequestOptions, SentRequest, TransportOptions } from './client/transport.js';
 export type * from './client/public-client.js';
 export type * from './client/control-client.js';
 export { verifySignature, DEFAULT_TOLERANCE_SECONDS } from './webhooks/verify.js';

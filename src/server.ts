@@ -70,7 +70,8 @@ export async function boot(config: Config): Promise<Running> {
   let store: Store | null = null;
   const clock = createClock(() => store?.data.meta.clockOffsetMs ?? 0);
   store = await openStore(config, () => clock.nowIso());
-  const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs });
+  const freshStore = isEmpty(store.data);
+  const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs, freshStore });
   let tlsMaterial: TlsMaterial | null = null;
   const listeners: Listener[] = [];
   /** what boot() opened besides the listeners: on stop, and when a start fails half-way */
@@ -86,7 +87,7 @@ export async function boot(config: Config): Promise<Running> {
     return `${scheme}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
   };
   try {
-    if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
+    if (freshStore) await loadFixtures(ctx, config.fixtures);
     ctx.readiness.fixturesLoaded = true;
     // first among the workers, so that the events of due transitions go out in the same runDue()
     ctx.workers.push(dueWorker(ctx));

@@ -43,7 +43,7 @@ export function merchantRoutes(routes: Routes, ctx: AppContext): void {
     const body = readBody<MerchantCreateBody>(req, res, merchantCreateSchema, merchantCreateChecks);
     const accountId = principalOf(res).account.id;
     precheckMerchant(ctx, accountId, body);
-    const creds = await newMerchantCredentials();
+    const creds = await newMerchantCredentials(ctx.random.next);
     const { merchant, wallet } = await ctx.store.commit((tx) => createMerchant(tx, ctx, accountId, body, creds));
     res.status(201).json(formatMerchantCreated(merchant, wallet, creds.clientSecret));
   });

@@ -2,11 +2,10 @@
 // resulting resource as JSON; exit 0 success, 1 the call failed (the sandbox's message), 2 bad usage.
 import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
-import { seg } from './control-client.js';
-import { QR_IMAGE_MAX_BYTES } from '../schemas/control.js';
+import type { Payer } from '../client/control-client.js';
+import { QR_IMAGE_MAX_BYTES, type ResetBody } from '../schemas/control.js';
 import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
 
-type Conn = { 'base-url'?: string; 'admin-token'?: string };
 const withConn = <T>(y: Argv<T>) => connectionOptions(y);
 
 /** "301", "90s", "5m", "2h", "1d" → seconds */
@@ -17,7 +16,7 @@ export function parseDuration(raw: string): number {
 }
 
 /** A path to an existing file is read and sent inline; anything else is a shipped set's name. */
-async function fixturesArg(value: string): Promise<unknown> {
+async function fixturesArg(value: string): Promise<string | Record<string, unknown>> {
   const isFile = await stat(value).then(
     (s) => s.isFile(),
     () => false,
@@ -27,13 +26,14 @@ async function fixturesArg(value: string): Promise<unknown> {
     return value;
   }
   try {
-    return JSON.parse(await readFile(value, 'utf8'));
+    // the sandbox validates the object (a file that is not a fixture object is its 400, naming the field)
+    return JSON.parse(await readFile(value, 'utf8')) as Record<string, unknown>;
   } catch (e) {
     throw new UsageError(`cannot read fixtures ${value}: ${(e as Error).message}`);
   }
 }
 
-function payerOf(a: Record<string, unknown>): Record<string, string> | undefined {
+function payerOf(a: Record<string, unknown>): Payer | undefined {
   const fields = ['name', 'document', 'ispb', 'account_number', 'account_type'] as const;
   const payer: Record<string, string> = {};
   for (const f of fields) {
@@ -51,7 +51,7 @@ function chargeAction(y: Argv, action: 'expire' | 'cancel', describe: string): A
       withConn(c)
         .positional('id', { type: 'string', demandOption: true, describe: 'the charge (transactionId)' })
         .example(`$0 ${action} 6f1c…`, ''),
-    (a) => runCommand(() => clientOf(a as Conn).call('POST', `/_sandbox/charges/${seg(String(a.id))}/${action}`)),
+    (a) => runCommand(() => clientOf(a)[action](String(a.id))),
   );
 }
 
@@ -91,11 +91,10 @@ function payCommand(y: Argv): Argv {
         const payer = payerOf(a);
         const given = [a.id, a['pix-code'], a['qr-image']].filter((v) => v !== undefined && v !== '').length;
         if (given > 1) throw new UsageError('give one of a charge id, --pix-code or --qr-image');
-        if (a['pix-code']) return clientOf(a).call('POST', '/_sandbox/pix/pay', { pixCode: a['pix-code'], ...(payer ? { payer } : {}) });
-        if (a['qr-image'])
-          return clientOf(a).call('POST', '/_sandbox/pix/pay', { qrImage: await qrImageArg(a['qr-image']), ...(payer ? { payer } : {}) });
+        if (a['pix-code']) return clientOf(a).payByCode(a['pix-code'], payer);
+        if (a['qr-image']) return clientOf(a).payByQrImage(await qrImageArg(a['qr-image']), payer);
         if (!a.id) throw new UsageError('pay needs a charge id, --pix-code or --qr-image');
-        return clientOf(a).call('POST', `/_sandbox/charges/${seg(a.id)}/pay`, payer ? { payer } : {});
+        return clientOf(a).pay(a.id, payer);
       }),
   );
 }
@@ -106,7 +105,7 @@ function transferCommands(y: Argv): Argv {
       'complete <id>',
       'settle a transfer now as COMPLETED, whatever the key directory says',
       (c) => withConn(c).positional('id', { type: 'string', demandOption: true, describe: 'the transfer (transactionId)' }),
-      (a) => runCommand(() => clientOf(a).call('POST', `/_sandbox/transfers/${seg(String(a.id))}/complete`)),
+      (a) => runCommand(() => clientOf(a).complete(String(a.id))),
     )
     .command(
       'fail <id>',
@@ -121,13 +120,7 @@ function transferCommands(y: Argv): Argv {
           })
           .option('message', { type: 'string', describe: 'error message' })
           .example('$0 fail 6f1c… --code ACCOUNT_BLOCKED --message "destination account is blocked"', ''),
-      (a) =>
-        runCommand(() =>
-          clientOf(a).call('POST', `/_sandbox/transfers/${seg(String(a.id))}/fail`, {
-            ...(a.code !== undefined ? { code: a.code } : {}),
-            ...(a.message !== undefined ? { message: a.message } : {}),
-          }),
-        ),
+      (a) => runCommand(() => clientOf(a).fail(String(a.id), { code: a.code, ...(a.message !== undefined ? { message: a.message } : {}) })),
     );
 }
 
@@ -140,7 +133,7 @@ function clockCommands(y: Argv): Argv {
         withConn(c)
           .positional('duration', { type: 'string', demandOption: true, describe: 'seconds, or 90s, 5m, 2h, 1d' })
           .example('$0 advance 301', 'expire every token issued until now'),
-      (a) => runCommand(() => clientOf(a).call('POST', '/_sandbox/clock/advance', { seconds: parseDuration(String(a.duration)) })),
+      (a) => runCommand(() => clientOf(a).advanceClock(parseDuration(String(a.duration)))),
     )
     .command(
       'reset',
@@ -156,9 +149,8 @@ function clockCommands(y: Argv): Argv {
           .example('$0 reset --fixtures ./my-fixtures.json', 'load a local file'),
       (a) =>
         runCommand(async () => {
-          let body: unknown = {};
-          if (a.fixtures) body = { fixtures: await fixturesArg(a.fixtures) };
-          return clientOf(a).call('POST', '/_sandbox/reset', body);
+          const body: ResetBody = a.fixtures ? { fixtures: await fixturesArg(a.fixtures) } : {};
+          return clientOf(a).reset(body);
         }),
     );
 }

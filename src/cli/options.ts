@@ -1,6 +1,11 @@
 // Options shared by every command that talks to a running sandbox, and how CLI commands end.
 import type { Argv } from 'yargs';
-import { CallError, ControlClient, DEFAULT_BASE_URL, NetworkError } from './control-client.js';
+import { ControlClient } from '../client/control-client.js';
+import { NetworkError, SandboxApiError } from '../client/transport.js';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+/** how long a command waits for an answer */
+export const CLI_TIMEOUT_MS = 15_000;
 
 export function connectionOptions<T>(y: Argv<T>) {
   return y
@@ -21,7 +26,7 @@ export function baseUrlOf(argv: { 'base-url'?: string | undefined }): string {
 }
 
 export function clientOf(argv: { 'base-url'?: string | undefined; 'admin-token'?: string | undefined }): ControlClient {
-  return new ControlClient(baseUrlOf(argv), argv['admin-token'] || null);
+  return new ControlClient({ baseUrl: baseUrlOf(argv), adminToken: argv['admin-token'] || null, timeoutMs: CLI_TIMEOUT_MS });
 }
 
 /** Thrown by a handler for bad usage that yargs could not see (exit 2). */
@@ -41,10 +46,9 @@ export async function runCommand(body: () => Promise<unknown>): Promise<void> {
     if (e instanceof UsageError) {
       process.stderr.write(`pix-sandbox: ${e.message}\nRun with --help for usage.\n`);
       process.exitCode = 2;
-    } else if (e instanceof CallError) {
-      process.stderr.write(`pix-sandbox: ${e.message} (HTTP ${e.status}${e.code ? ` ${e.code}` : ''})\n`);
-      const details = (e.body as { error?: { details?: { path: string; message: string }[] } } | undefined)?.error?.details ?? [];
-      for (const d of details) process.stderr.write(`  ${d.path}: ${d.message}\n`);
+    } else if (e instanceof SandboxApiError) {
+      process.stderr.write(`pix-sandbox: ${e.reason} (HTTP ${e.status}${e.code ? ` ${e.code}` : ''})\n`);
+      for (const d of e.details) process.stderr.write(`  ${d.path}: ${d.message}\n`);
       process.exitCode = 1;
     } else if (e instanceof NetworkError) {
       process.stderr.write(`pix-sandbox: ${e.message}; is the sandbox running? (set --base-url or PIX_SANDBOX_URL)\n`);

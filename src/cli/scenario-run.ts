@@ -10,8 +10,8 @@ import { jsonReport } from '../scenarios/reporters/json.js';
 import { junitReport } from '../scenarios/reporters/junit.js';
 import { countOf } from '../scenarios/result.js';
 import { runAll } from '../scenarios/run.js';
-import { ControlClient, NetworkError } from './control-client.js';
-import { baseUrlOf } from './options.js';
+import { NetworkError, SandboxApiError } from '../client/transport.js';
+import { baseUrlOf, clientOf } from './options.js';
 import { scenarioPaths, type RunArgs } from './scenario-command.js';
 
 export async function validateFiles(paths: string[]) {
@@ -49,12 +49,14 @@ export async function run(a: RunArgs): Promise<number> {
   try {
     try {
       // the clock, not health: health stays open when the control API needs an admin token
-      await new ControlClient(baseUrl, adminToken).call('GET', '/_sandbox/clock');
+      await clientOf({ 'base-url': baseUrl, 'admin-token': adminToken ?? undefined }).clock();
     } catch (e) {
       const why =
         e instanceof NetworkError
           ? `${e.message}; is the sandbox running? (--base-url, PIX_SANDBOX_URL, or --start)`
-          : `the sandbox at ${baseUrl} answered: ${(e as Error).message}`;
+          : e instanceof SandboxApiError
+            ? `the sandbox at ${baseUrl} answered: ${e.reason} (HTTP ${e.status}${e.code ? ` ${e.code}` : ''})`
+            : `the sandbox at ${baseUrl} answered: ${(e as Error).message}`;
       process.stderr.write(`pix-sandbox: ${why}\n`);
       return 1;
     }

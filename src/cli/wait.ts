@@ -3,8 +3,7 @@
 // Exit 0 ready, 1 not ready within --timeout (saying what it last saw), 2 bad usage.
 import type { Argv } from 'yargs';
 import { waitForSandbox } from '../client/wait.js';
-import { DEFAULT_BASE_URL } from './control-client.js';
-import { baseUrlOf } from './options.js';
+import { baseUrlOf, DEFAULT_BASE_URL } from './options.js';
 
 export function waitCommand(y: Argv): Argv {
   return y.command(

@@ -1,7 +1,8 @@
-// A typed client for the control API (CONTRACT §12, /_sandbox/...): what a test suite calls to
-// make the sandbox do what the real service never lets you force. Answers are plain JSON (no
-// envelope); a non-2xx answer throws SandboxApiError. Shapes come from the sandbox's own
-// formatters and schemas, so they cannot drift from what the server sends.
+// The typed client of the control API (docs/control-api.md, /_sandbox/...): what a test suite calls
+// to make the sandbox do what the real service never lets you force, and what the CLI's commands and
+// the scenario runner call too. Answers are plain JSON (no envelope); a non-2xx answer throws
+// SandboxApiError. Shapes come from the sandbox's own formatters and schemas, so they cannot drift
+// from what the server sends.
 import type {
   formatAccount,
   formatFault,
@@ -78,6 +79,10 @@ export class ControlClient {
   constructor(options: ControlClientOptions) {
     const headers = { ...options.headers, ...(options.adminToken ? { 'x-sandbox-admin-token': options.adminToken } : {}) };
     this.transport = new Transport({ ...options, headers });
+  }
+
+  get baseUrl(): string {
+    return this.transport.baseUrl;
   }
 
   /** Any control call, whatever its status. */

@@ -3,7 +3,7 @@
 // suite's set-up use it alike; on a timeout it says what it last saw, so a CI log tells a sandbox
 // that never started (connection refused) from one still starting, or something else on the port.
 import type { SandboxHealth } from './control-client.js';
-import { Transport } from './transport.js';
+import { NetworkError, Transport } from './transport.js';
 
 export interface WaitOptions {
   /** give up after this many seconds; default 30 */
@@ -31,12 +31,10 @@ function describeAnswer(status: number, body: unknown): string {
 }
 
 function describeFailure(e: unknown): string {
-  const err = e as NodeJS.ErrnoException & { errors?: NodeJS.ErrnoException[] };
-  // a host name with IPv4 and IPv6 addresses fails with an AggregateError of both
-  const code = err.code ?? err.errors?.[0]?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused (nothing listens there yet)';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name does not resolve (${code})`;
-  return code ? `${code}: ${err.message}` : err.message;
+  if (!(e instanceof NetworkError)) return (e as Error).message;
+  if (e.code === 'ECONNREFUSED') return 'connection refused (nothing listens there yet)';
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `the host name does not resolve (${e.code})`;
+  return e.message;
 }
 
 /** Resolves once the sandbox at `baseUrl` is ready, or with what it last saw after the timeout; never rejects. */

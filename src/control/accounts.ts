@@ -25,7 +25,7 @@ export function accountRoutes(routes: Routes, ctx: AppContext): void {
 
   routes.post('/_sandbox/accounts', parseBody(), async (req, res) => {
     const body = readBody<AccountCreateBody>(req, res, accountCreateSchema);
-    const clientId = body.client_id ?? generateClientId('acct');
+    const clientId = body.client_id ?? generateClientId('acct', ctx.random.next);
     const secret = body.client_secret ?? generateSecret();
     const secretHash = await hashSecret(secret, body.client_secret === undefined ? 'generated' : 'chosen');
     const account = await ctx.store.commit((tx) => createAccount(tx, ctx, body, clientId, secretHash));

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import { formatFault } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';
-import { clearFaults, createFault, listFaults, removeFault, reseedFaults } from '../http/faults.js';
+import { clearFaults, createFault, listFaults, removeFault } from '../http/faults.js';
 import { uuidParam, type Routes } from '../http/routes.js';
 import { faultSchema, type FaultBody } from '../schemas/control.js';
 
@@ -19,7 +19,7 @@ export function faultRoutes(routes: Routes, ctx: AppContext): void {
   routes.delete('/_sandbox/faults', async (_req, res) => {
     await ctx.store.commit((tx) => clearFaults(tx));
     // a clean slate: the probability draws start over from the seed
-    reseedFaults(ctx);
+    ctx.random.restartFaults();
     res.status(204).end();
   });
 

@@ -1,13 +1,12 @@
 // /_sandbox/requests (CONTRACT §12): the request journal, newest first, secrets redacted.
 // Filters (extensions): method, status, path (a prefix), requestId; `limit` (default 100).
 import type { AppContext } from '../context.js';
-import { journalOf } from '../http/journal.js';
 import type { Routes } from '../http/routes.js';
 import { requestsQuerySchema, type RequestsQuery } from '../schemas/control.js';
 import { validateQuery } from '../schemas/validator.js';
 
 export function requestRoutes(routes: Routes, ctx: AppContext): void {
-  const journal = journalOf(ctx);
+  const journal = ctx.journal;
 
   routes.get('/_sandbox/requests', (req, res) => {
     const q = validateQuery<RequestsQuery>(requestsQuerySchema, req.query);

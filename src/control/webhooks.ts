@@ -18,7 +18,6 @@ import {
 import { validateQuery } from '../schemas/validator.js';
 import type { Delivery } from '../store/model.js';
 import { clearEndpoints, createEndpoint, fireEvent, redeliver, removeEndpoint } from '../webhooks/endpoints.js';
-import { dispatcherOf } from '../webhooks/dispatcher.js';
 import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
 
 const BASE = '/_sandbox/webhooks';
@@ -81,7 +80,7 @@ export function webhookControlRoutes(routes: Routes, ctx: AppContext): void {
   routes.post(`${BASE}/deliveries/:id/redeliver`, async (req, res) => {
     const id = uuidParam(req, 'id');
     const { delivery, created } = await ctx.store.commit((tx) => redeliver(tx, ctx, id));
-    if (!created) dispatcherOf(ctx)?.wake(); // an existing delivery made due: no new record to wake the dispatcher
+    if (!created) ctx.dispatcher?.wake(); // an existing delivery made due: no new record to wake the dispatcher
     res.status(created ? 201 : 200).json(formatDelivery(delivery, ctx.store.data.webhookEndpoints[delivery.endpointId]));
   });
 

@@ -42,5 +42,13 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return ok;
 }
 
+// A secret is never drawn from the sandbox's seeded source: a seed must not make secrets guessable.
 export const generateSecret = (): string => randomBytes(24).toString('base64url');
-export const generateClientId = (prefix: string): string => `${prefix}_${randomBytes(9).toString('base64url')}`;
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** A client_id is an identifier, not a secret: drawn from the sandbox's (seeded) source like any id. */
+export function generateClientId(prefix: string, random: () => number): string {
+  let id = `${prefix}_`;
+  for (let i = 0; i < 12; i++) id += BASE64URL[Math.floor(random() * 64)];
+  return id;
+}

@@ -1,10 +1,10 @@
-// Resolves the principal of a Bearer token (CONTRACT §1–2): an account, or a merchant of one.
+// Resolves the principal of a Bearer token (docs/api.md#bearer-authentication): an account, or a merchant of one.
 import type { Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
 import type { Account, Merchant } from '../store/model.js';
+import { tokenKeys, VERIFIED_MAX, type TokenClaims, type TokenKeys } from './token-keys.js';
 
 export interface AuthPrincipal {
   kind: 'account' | 'merchant';
@@ -14,41 +14,17 @@ export interface AuthPrincipal {
   id: string;
 }
 
-export interface TokenClaims {
-  sub: string;
-  acc: string;
-  mer?: string;
-  jti: string;
-  iat: number;
-  exp: number;
-}
-
 export const TOKEN_TTL_SECONDS = 300;
 
-// jsonwebtoken turns a string secret into a key on every call, first trying (and failing) to read
-// it as a PEM public key: that cost more than all the rest of a lookup. One KeyObject per secret.
-let cachedKey: { secret: string; key: KeyObject } | null = null;
-function signingKey(secret: string): KeyObject {
-  if (cachedKey?.secret !== secret) cachedKey = { secret, key: createSecretKey(Buffer.from(secret)) };
-  return cachedKey.key;
-}
-
-// A token's signature is checked once; its claims are then reused while the token lives. Expiry is
-// still checked on every request against the sandbox clock (which can jump forward).
-const verifiedByKey = new WeakMap<KeyObject, Map<string, TokenClaims>>();
-const VERIFIED_MAX = 10_000;
-
-function verifyToken(token: string, key: KeyObject, nowSeconds: number): TokenClaims {
-  let verified = verifiedByKey.get(key);
-  if (!verified) verifiedByKey.set(key, (verified = new Map<string, TokenClaims>()));
-  const hit = verified.get(token);
+function verifyToken(token: string, keys: TokenKeys, nowSeconds: number): TokenClaims {
+  const hit = keys.verified.get(token);
   if (hit) {
     if (typeof hit.exp === 'number' && nowSeconds >= hit.exp) throw new jwt.TokenExpiredError('jwt expired', new Date(hit.exp * 1000));
     return hit;
   }
-  const claims = jwt.verify(token, key, { algorithms: ['HS256'], clockTimestamp: nowSeconds }) as TokenClaims;
-  if (verified.size >= VERIFIED_MAX) verified.clear();
-  verified.set(token, claims);
+  const claims = jwt.verify(token, keys.key, { algorithms: ['HS256'], clockTimestamp: nowSeconds }) as TokenClaims;
+  if (keys.verified.size >= VERIFIED_MAX) keys.verified.clear();
+  keys.verified.set(token, claims);
   return claims;
 }
 
@@ -62,7 +38,7 @@ export function signToken(ctx: AppContext, principal: { clientId: string; accoun
     exp: iat + TOKEN_TTL_SECONDS,
   };
   if (principal.merchantId) claims.mer = principal.merchantId;
-  return jwt.sign(claims, signingKey(ctx.store.data.meta.signingSecret), { algorithm: 'HS256' });
+  return jwt.sign(claims, tokenKeys(ctx).key, { algorithm: 'HS256' });
 }
 
 export function principalOf(res: Response): AuthPrincipal {
@@ -79,7 +55,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     }
     let claims: TokenClaims;
     try {
-      claims = verifyToken(match[1]!, signingKey(ctx.store.data.meta.signingSecret), ctx.clock.nowSeconds());
+      claims = verifyToken(match[1]!, tokenKeys(ctx), ctx.clock.nowSeconds());
     } catch (e) {
       if ((e as Error).name === 'TokenExpiredError')
         return next(new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one'));

@@ -10,15 +10,15 @@
 // The first matching fault in creation order wins. /_sandbox/faults... and /_sandbox/health are
 // never faulted, so a fault can always be removed and health checks always answer.
 //
-// `probability` draws from a seeded PRNG (mulberry32, config.seed): the same seed and the same
-// sequence of matching requests since start, reset or DELETE /_sandbox/faults fire the same faults.
+// `probability` draws from the fault stream of the sandbox's random source (ctx.random.fault, from
+// config.seed): the same seed and the same sequence of matching requests since start, reset or
+// DELETE /_sandbox/faults fire the same faults.
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import type { FaultBody } from '../schemas/control.js';
 import type { Fault } from '../store/model.js';
 import type { Tx } from '../store/store.js';
-import { mulberry32 } from '../domain/random.js';
 import { sendError } from './errors.js';
 
 const EXEMPT = /^\/_sandbox\/(faults(\/.*)?|health)\/?$/;
@@ -37,22 +37,6 @@ const DEFAULT_CODES: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
   504: 'GATEWAY_TIMEOUT',
 };
-
-const prngs = new WeakMap<AppContext, () => number>();
-
-function draw(ctx: AppContext): number {
-  let next = prngs.get(ctx);
-  if (!next) {
-    next = mulberry32(ctx.config.seed);
-    prngs.set(ctx, next);
-  }
-  return next();
-}
-
-/** Starts the random sequence over from the configured seed (reset, clearing the faults). */
-export function reseedFaults(ctx: AppContext): void {
-  prngs.delete(ctx);
-}
 
 const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
 
@@ -126,7 +110,7 @@ export function faultStage(ctx: AppContext): RequestHandler {
     try {
       const candidate = listFaults(ctx.store.data).find((f) => faultMatches(f, req.method, req.path));
       if (!candidate) return next();
-      if (candidate.probability < 1 && draw(ctx) >= candidate.probability) return next();
+      if (candidate.probability < 1 && ctx.random.fault() >= candidate.probability) return next();
       const fault = await ctx.store.commit((tx) => fire(tx, candidate.id));
       if (!fault) return next();
       if (fault.latencyMs > 0) await sleep(fault.latencyMs);

@@ -1,6 +1,18 @@
 // What a scenario run produces; every reporter reads only these shapes.
-import type { HttpExchange } from '../cli/control-client.js';
+import type { Exchange, RawResponse, SentRequest } from '../client/transport.js';
 import type { Mismatch } from './matcher.js';
+
+/** One HTTP exchange as reports show it: what was sent, and the answer with its body parsed. */
+export interface HttpExchange {
+  request: SentRequest;
+  response: Omit<RawResponse, 'text'>;
+  durationMs: number;
+}
+
+export function reportable(ex: Exchange): HttpExchange {
+  const { text: _text, ...response } = ex.response;
+  return { request: ex.request, response, durationMs: ex.durationMs };
+}
 
 export interface StepFailure {
   message: string;

@@ -1,10 +1,14 @@
 // Runs a set of validated scenarios against one sandbox, N at a time, each in its own tenant,
 // with one webhook receiver shared by the run.
-import { ControlClient } from '../cli/control-client.js';
+import { ControlClient } from '../client/control-client.js';
+import { Transport } from '../client/transport.js';
 import type { LoadedScenario } from './load.js';
 import { WebhookReceiver } from './receiver.js';
 import type { RunResult, ScenarioResult } from './result.js';
 import { runScenario } from './runner.js';
+
+/** how long one call of a step may go unanswered */
+const CALL_TIMEOUT_MS = 15_000;
 
 export interface RunOptions {
   baseUrl: string;
@@ -22,7 +26,9 @@ export interface RunOptions {
 export async function runAll(scenarios: LoadedScenario[], opts: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const started = performance.now();
-  const client = new ControlClient(opts.baseUrl, opts.adminToken);
+  const client = new ControlClient({ baseUrl: opts.baseUrl, adminToken: opts.adminToken, timeoutMs: CALL_TIMEOUT_MS });
+  // calls made as a principal carry no admin token
+  const api = new Transport({ baseUrl: opts.baseUrl, timeoutMs: CALL_TIMEOUT_MS });
   const needsReceiver = scenarios.some((s) => s.scenario.steps.some((st) => st.expectWebhook !== undefined || st.receiver !== undefined));
   const receiver = needsReceiver ? await WebhookReceiver.start(opts.receiverHost, opts.receiverPort, opts.receiverUrl) : null;
   const results: ScenarioResult[] = new Array<ScenarioResult>(scenarios.length);
@@ -31,7 +37,7 @@ export async function runAll(scenarios: LoadedScenario[], opts: RunOptions): Pro
   const pool = async (queue: number[], width: number) => {
     const worker = async () => {
       for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
-        const r = await runScenario(scenarios[i]!, { client, webhookTimeoutMs: opts.webhookTimeout * 1000 }, receiver);
+        const r = await runScenario(scenarios[i]!, { client, api, webhookTimeoutMs: opts.webhookTimeout * 1000 }, receiver);
         results[i] = r;
         opts.onScenario?.(r, ++done, scenarios.length);
       }

@@ -2,12 +2,12 @@
 // the webhook receiver for it, load the scenario's fixtures, run the steps in order until one
 // fails, then undo the global fixtures (pix keys, rules, the webhook endpoint).
 import { randomUUID } from 'node:crypto';
-import { NetworkError, seg, type HttpExchange } from '../cli/control-client.js';
+import { NetworkError, seg } from '../client/transport.js';
 import { stepKindOf, type Scenario, type Step } from '../schemas/scenario.js';
 import { interpolate, InterpolationError } from './interpolate.js';
 import type { LoadedScenario } from './load.js';
 import type { WebhookReceiver } from './receiver.js';
-import { redactExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
+import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
 import { ScenarioState, StepError, type RunEnv } from './state.js';
 import { callOf, checkExchange, expectWebhook, perform } from './steps.js';
 
@@ -118,8 +118,8 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
 export async function runScenario(loaded: LoadedScenario, env: RunEnv, receiver: WebhookReceiver | null): Promise<ScenarioResult> {
   const started = performance.now();
   const sc = loaded.scenario;
-  const st = new ScenarioState(env);
   const runId = randomUUID().replace(/-/g, '').slice(0, 12);
+  const st = new ScenarioState(env, runId);
   const result: ScenarioResult = { file: loaded.file, name: sc.name, status: 'passed', durationMs: 0, accountId: null, steps: [] };
   try {
     result.accountId = await setUp(loaded, st, receiver, runId);

@@ -1,11 +1,17 @@
 // The live state of one scenario run: its tenant, principals and their tokens, saved values, its
 // webhook inbox, and what to clean up afterwards.
-import { errorOf, send, type ControlClient, type HttpExchange } from '../cli/control-client.js';
+import type { ControlClient } from '../client/control-client.js';
+import { SandboxApiError, type Transport } from '../client/transport.js';
+import { seededRandom } from '../domain/random.js';
 import type { Mismatch } from './matcher.js';
 import type { Inbox } from './receiver.js';
+import { reportable, type HttpExchange } from './result.js';
 
 export interface RunEnv {
+  /** control calls (its transport carries the admin token) */
   client: ControlClient;
+  /** calls made as a principal, or as nobody */
+  api: Transport;
   /** default bound of expectWebhook, in ms */
   webhookTimeoutMs: number;
 }
@@ -35,10 +41,14 @@ export class ScenarioState {
   /** control calls that undo global fixtures (pix keys, rules, the webhook endpoint) */
   readonly cleanup: { method: string; path: string }[] = [];
 
-  constructor(readonly env: RunEnv) {}
+  /** generated data (merchant documents, names): derived from the run id, which the report shows */
+  readonly random: () => number;
 
-  get baseUrl(): string {
-    return this.env.client.baseUrl;
+  constructor(
+    readonly env: RunEnv,
+    readonly runId: string,
+  ) {
+    this.random = seededRandom(runId);
   }
 
   /** A bearer token for the principal, fetched once and reused (`fresh` asks for a new one). */
@@ -47,8 +57,11 @@ export class ScenarioState {
     if (cached && !fresh) return cached;
     const creds = this.principals.get(principal);
     if (!creds) throw new StepError(`no credentials for ${principal}: save the merchant first (save: <name>, then as: merchant:<name>)`);
-    const ex = await send('POST', `${this.baseUrl}/v1/oauth/token`, { body: { grant_type: 'client_credentials', ...creds } });
-    if (ex.response.status !== 200) throw new StepError(`could not obtain a token for ${principal}: ${errorOf(ex).message}`, ex);
+    const ex = await this.env.api.exchange('POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...creds } });
+    if (ex.response.status !== 200) {
+      const why = new SandboxApiError('POST', '/v1/oauth/token', ex.response).reason;
+      throw new StepError(`could not obtain a token for ${principal}: ${why}`, reportable(ex));
+    }
     const token = (ex.response.body as { access_token: string }).access_token;
     this.tokens.set(principal, token);
     return token;

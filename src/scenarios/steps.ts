@@ -1,11 +1,11 @@
 // What each kind of step does. Control actions are thin wrappers over the control API
 // (docs/control-api.md); `request` calls the public API as a principal; `expectWebhook` waits on the
 // scenario's inbox. Every HTTP step answers its exchange, which the runner checks against `expect`.
-import { randomUUID } from 'node:crypto';
-import { errorOf, seg, send, type HttpExchange } from '../cli/control-client.js';
+import { SandboxApiError, seg } from '../client/transport.js';
 import { generateCpf } from '../domain/documents.js';
 import { match, type Mismatch } from './matcher.js';
 import type { ReceivedWebhook } from './receiver.js';
+import { reportable, type HttpExchange } from './result.js';
 import { StepError, type ScenarioState } from './state.js';
 import type { StepKind } from '../schemas/scenario.js';
 
@@ -71,10 +71,12 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
     case 'fire':
       return admin('POST', '/_sandbox/webhooks/fire', idSpec(value, 'transactionId'));
     case 'createMerchant': {
-      const short = randomUUID().slice(0, 8);
+      const short = Math.floor(st.random() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0');
       const body = {
         name: `Merchant ${short}`,
-        document: generateCpf(Math.random),
+        document: generateCpf(st.random),
         document_type: 'CPF',
         email: `merchant-${short}@example.com`,
         phone: '11987654321',
@@ -90,12 +92,14 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
 
 /** Sends the call as its principal; an automatic token that the (shared) clock expired is renewed once. */
 export async function perform(call: HttpCall, st: ScenarioState): Promise<HttpExchange> {
-  const headers: Record<string, string> = call.as === 'admin' ? st.env.client.adminHeaders() : {};
+  const transport = call.as === 'admin' ? st.env.client.transport : st.env.api;
+  const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(call.headers ?? {})) headers[k.toLowerCase()] = String(v);
   const auto = call.as !== 'none' && call.as !== 'admin' && headers.authorization === undefined;
-  const go = async (fresh: boolean) => {
+  const go = async (fresh: boolean): Promise<HttpExchange> => {
     if (auto) headers.authorization = `Bearer ${await st.token(call.as, fresh)}`;
-    return send(call.method, st.baseUrl + call.path, { headers, ...optional(call as unknown as Spec, 'body', 'rawBody') });
+    const body = call.rawBody !== undefined ? { raw: call.rawBody } : call.body !== undefined ? { body: call.body } : {};
+    return reportable(await transport.exchange(call.method, call.path, { headers, ...body }));
   };
   const ex = await go(false);
   const code = (ex.response.body as { error?: { code?: string } } | undefined)?.error?.code;
@@ -108,8 +112,8 @@ export function checkExchange(ex: HttpExchange, expect: { status?: unknown; body
   const res = ex.response;
   if (!expect || expect.status === undefined) {
     if (res.status < 200 || res.status > 299) {
-      const err = errorOf(ex);
-      return new StepError(`expected a 2xx answer, got ${res.status}${err.code ? ` ${err.code}` : ''}: ${err.message}`, ex, [
+      const err = new SandboxApiError(ex.request.method, ex.request.url, res);
+      return new StepError(`expected a 2xx answer, got ${res.status}${err.code ? ` ${err.code}` : ''}: ${err.reason}`, ex, [
         { path: '/status', expected: { $gte: 200, $lte: 299 }, actual: res.status, message: `got ${res.status}` },
       ]);
     }

@@ -119,8 +119,8 @@ export function getCharge(tx: Tx, id: string): Charge {
 export function payChargeAt(tx: Tx, ctx: AppContext, id: string, payer: Partial<Party> | undefined, at: Date): Charge {
   const charge = getCharge(tx, id);
   const atIso = at.toISOString();
-  const fullPayer = defaultPayer(charge, payer, Math.random);
-  const paid = paidCharge(charge, fullPayer, generateEndToEndId(fullPayer.ispb, at, Math.random), atIso);
+  const fullPayer = defaultPayer(charge, payer, ctx.random.next);
+  const paid = paidCharge(charge, fullPayer, generateEndToEndId(fullPayer.ispb, at, ctx.random.next), atIso);
   const balance = (ref: LedgerRef) => tx.ix.balance(ref);
   const rest = receiverShare(charge);
   const to = fundsRef(tx, charge.accountId, charge.merchantId);

@@ -16,9 +16,9 @@ export interface NewCredentials {
   secretHash: string;
 }
 
-export async function newMerchantCredentials(): Promise<NewCredentials> {
+export async function newMerchantCredentials(random: () => number): Promise<NewCredentials> {
   const clientSecret = generateSecret();
-  return { clientId: generateClientId('mch'), clientSecret, secretHash: await hashSecret(clientSecret, 'generated') };
+  return { clientId: generateClientId('mch', random), clientSecret, secretHash: await hashSecret(clientSecret, 'generated') };
 }
 
 /** document_type agrees with the length, and the check digits are right (docs/api.md). */

@@ -6,8 +6,6 @@ import { readdir } from 'node:fs/promises';
 import type { AppContext } from '../context.js';
 import { realClock } from '../clock/clock.js';
 import { SandboxError } from '../domain/errors.js';
-import { journalOf } from '../http/journal.js';
-import { reseedFaults } from '../http/faults.js';
 import { packagePath } from '../paths.js';
 import type { Fixtures } from '../schemas/fixtures.js';
 import { checkFixtures, hashFixtureSecrets, readFixtures, seed } from './seed.js';
@@ -47,13 +45,10 @@ export async function resolveFixtures(ctx: AppContext, spec?: string | Record<st
   }
 }
 
-const resets = new WeakMap<AppContext, Promise<unknown>>();
-
 export function resetSandbox(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsideTo: string | null }> {
   // one reset at a time: a second waits for the first, then starts afresh itself
-  const previous = resets.get(ctx) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => doReset(ctx, fixtures));
-  resets.set(ctx, run);
+  const run = ctx.resetting.catch(() => undefined).then(() => doReset(ctx, fixtures));
+  ctx.resetting = run;
   return run;
 }
 
@@ -73,7 +68,7 @@ async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsid
     seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
     ensureConfigEndpoint(tx, ctx);
   });
-  journalOf(ctx).clear();
-  reseedFaults(ctx);
+  ctx.journal.clear();
+  ctx.random.restartFaults();
   return { movedAsideTo };
 }

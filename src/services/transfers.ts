@@ -70,7 +70,7 @@ const directoryEntry = (tx: Tx, d: TransferDetails): PixKeyEntry | null => tx.ge
 
 function complete(tx: Tx, ctx: AppContext, t: Transfer, receiver: Receiver, at: Date): Transfer {
   // the sandbox is the payer's institution, so the end-to-end id carries its ISPB
-  const done = completedTransfer(t, receiver, generateEndToEndId(SANDBOX_ISPB, at, Math.random), at.toISOString());
+  const done = completedTransfer(t, receiver, generateEndToEndId(SANDBOX_ISPB, at, ctx.random.next), at.toISOString());
   tx.put('transactions', done);
   emitEvent(tx, done, done.updatedAt, ctx.newId);
   return done;

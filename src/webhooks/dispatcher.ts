@@ -20,11 +20,6 @@ const MAX_IN_FLIGHT = 32;
 const MAX_ROUNDS = 50;
 const PRUNE_EVERY_MS = 10_000;
 
-const dispatchers = new WeakMap<AppContext, Dispatcher>();
-
-/** The dispatcher of a running sandbox (the control API wakes it after a redelivery). */
-export const dispatcherOf = (ctx: AppContext): Dispatcher | undefined => dispatchers.get(ctx);
-
 export class Dispatcher implements Worker {
   readonly #ctx: AppContext;
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -41,7 +36,7 @@ export class Dispatcher implements Worker {
     this.#seenData = ctx.store.data;
     // every attempt in flight listens for the stop signal
     setMaxListeners(MAX_IN_FLIGHT + 8, this.#abort.signal);
-    dispatchers.set(ctx, this);
+    ctx.dispatcher = this; // the control API wakes it after a redelivery
   }
 
   /** Listens for commits and sends whatever is already due (deliveries left from the last run). */

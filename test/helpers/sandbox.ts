@@ -1,8 +1,9 @@
 // Starts a real sandbox (the express app on an ephemeral port, a real lowdb file in a temp
-// folder or memory) and gives tests a small HTTP client for it.
+// folder or memory) and gives tests a small HTTP client for it, on the package's own transport.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Transport } from '../../src/client/transport.js';
 import { defaultConfig, type Config } from '../../src/config.js';
 import { boot, type Running } from '../../src/server.js';
 import { enforceDocumented } from './openapi-check.js';
@@ -46,26 +47,16 @@ export async function startTestSandbox(overrides: Partial<Config> & { file?: boo
   });
   const running = await boot(config);
   const url = running.listeners[0]!.url;
+  const transport = new Transport({ baseUrl: url });
   const request: TestSandbox['request'] = async (method, p, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    let body: string | undefined;
-    if (opts.raw !== undefined) body = opts.raw;
-    else if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['content-type'] ??= 'application/json';
-    }
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    const res = await fetch(url + p, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON */
-    }
+    const body = opts.raw !== undefined ? { raw: opts.raw } : opts.body !== undefined ? { body: opts.body } : {};
+    const res = await transport.request(method, p, { headers, ...body });
+    const resHeaders = new Headers(res.headers);
     // every answer a test sees must be one /openapi.json documents (see openapi-check.ts)
-    enforceDocumented({ method, url: p, status: res.status, headers: res.headers, body: parsed, text });
-    return { status: res.status, headers: res.headers, body: parsed as any, text };
+    enforceDocumented({ method, url: p, status: res.status, headers: resHeaders, body: res.body, text: res.text });
+    return { status: res.status, headers: resHeaders, body: res.body as any, text: res.text };
   };
   return {
     url,

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Transport } from '../../src/client/transport.js';
 import { mulberry32 } from '../../src/domain/random.js';
 import type { Data, LedgerEntry } from '../../src/store/model.js';
 import { WalAdapter } from '../../src/store/wal-adapter.js';
@@ -180,23 +181,14 @@ export async function call(
   opts: { body?: unknown; token?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.body !== undefined) headers['content-type'] ??= 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   try {
-    const res = await fetch(base + p, {
-      method,
+    const res = await new Transport({ baseUrl: base }).request<any>(method, p, {
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: opts.signal,
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    const text = await res.text();
-    let body: any = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body, headers: res.headers };
+    return { status: res.status, body: res.body, headers: new Headers(res.headers) };
   } catch (e) {
     return { status: 0, body: String(e), headers: new Headers() };
   }

@@ -11,7 +11,6 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { realClock } from '../../src/clock/clock.js';
-import { journalOf } from '../../src/http/journal.js';
 import { LIMITS } from '../../src/webhooks/prune.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -78,7 +77,7 @@ describe('memory stays bounded under a long run', () => {
   it(`keeps the journal, idempotency records and the delivery log under their caps over ${ROUNDS} rounds`, async () => {
     const rand = prng(knob('TORTURE_SEED', 3));
     const data = () => sb.running.ctx.store.data;
-    const journal = journalOf(sb.running.ctx);
+    const journal = sb.running.ctx.journal;
     const peaks = { journal: 0, idempotency: 0, finished: 0, events: 0 };
     let transactions = 0;
     for (let round = 1; round <= ROUNDS; round++) {
@@ -139,7 +138,7 @@ describe('memory stays bounded under a long run', () => {
   }, 180_000);
 
   it('keeps each journal entry small, so that a full journal of hostile bodies stays within tens of MB', async () => {
-    const journal = journalOf(sb.running.ctx);
+    const journal = sb.running.ctx.journal;
     // 270 KB bodies of 20,000 fields each: kept whole, 500 of them would hold hundreds of MB
     const fields: Record<string, number> = {};
     for (let i = 0; i < 20_000; i++) fields[`field${i}`] = i;
