@@ -87,7 +87,13 @@ export interface ServeOption {
 
 export const SERVE_OPTIONS = [
   { flag: 'port', key: 'port', type: 'number', describe: 'HTTP port (0 picks a free one)' },
-  { flag: 'https-port', key: 'httpsPort', type: 'string', describe: 'HTTPS port, or "off" (with --port 0, a free port too)' },
+  {
+    flag: 'https-port',
+    key: 'httpsPort',
+    type: 'string',
+    describe: 'HTTPS port, or "off" (with --port 0, a free port too)',
+    shown: '8443; a free port with --port 0',
+  },
   { flag: 'host', key: 'host', type: 'string', describe: 'address to listen on' },
   { flag: 'data-dir', key: 'dataDir', type: 'string', describe: 'folder of db.json' },
   { flag: 'memory', key: 'memory', type: 'boolean', describe: 'keep everything in memory, no file' },
