@@ -68,7 +68,7 @@ function listen(server: http.Server | https.Server, port: number, host: string):
 export async function boot(config: Config): Promise<Running> {
   const startedAtMs = realClock.nowMs();
   let store: Store | null = null;
-  const clock = createClock(() => store?.data.meta.clockOffsetMs ?? 0);
+  const clock = createClock(() => store?.meta.clockOffsetMs ?? 0);
   store = await openStore(config, () => clock.nowIso());
   const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs });
   let tlsMaterial: TlsMaterial | null = null;
@@ -85,7 +85,7 @@ export async function boot(config: Config): Promise<Running> {
     return `${scheme}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
   };
   try {
-    if (isEmpty(store.data)) await loadFixtures(ctx, config.fixtures);
+    if (isEmpty(store)) await loadFixtures(ctx, config.fixtures);
     // first among the workers, so that the events of due transitions go out in the same runDue()
     ctx.workers.push(dueWorker(ctx));
     for (const ext of EXTENSIONS.beforeListen) notes.push(...((await ext(ctx)) ?? []));

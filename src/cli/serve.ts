@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { defaultConfig, type Config } from '../config.js';
 import { boot } from '../server.js';
+import { defaultAccount } from '../services/accounts.js';
 import { StoreFileError } from '../store/wal-adapter.js';
 import { SandboxError } from '../domain/errors.js';
 import { TlsConfigError } from '../http/tls.js';
@@ -92,7 +93,7 @@ export async function serve(config: Config): Promise<void> {
   }
   const { ctx } = running;
   for (const l of running.listeners) console.log(`listening on ${l.url}`);
-  const account = Object.values(ctx.store.data.accounts)[0];
+  const account = defaultAccount(ctx.store);
   if (account)
     console.log(
       `default account: client_id=${account.clientId} client_secret=${config.clientSecret ?? (config.clientId ? '(configured)' : 'sandbox-secret')}`,

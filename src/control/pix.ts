@@ -10,8 +10,7 @@ import { parseBody, readBody } from '../http/body.js';
 import type { Routes } from '../http/routes.js';
 import { pixPaySchema, type PixPayBody } from '../schemas/control.js';
 import { payCharge } from '../services/charges.js';
-import { ownRecord } from '../store/packed.js';
-import type { Data } from '../store/model.js';
+import type { Reads } from '../store/store.js';
 
 const LOCATION_ID = /\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/?$/;
 
@@ -19,7 +18,7 @@ const invalid = (reason: string) =>
   new SandboxError('VALIDATION_ERROR', `pixCode is not a payable PIX code: ${reason}`, [{ path: '/pixCode', message: reason }]);
 
 /** The id of the charge a code belongs to; throws when the code cannot be paid. */
-export function chargeIdOfCode(data: Readonly<Data>, pixCode: string): string {
+export function chargeIdOfCode(data: Reads, pixCode: string): string {
   const code = pixCode.trim();
   const parsed = parseBrCode(code);
   if (!parsed.ok) throw invalid(parsed.reason);
@@ -27,7 +26,7 @@ export function chargeIdOfCode(data: Readonly<Data>, pixCode: string): string {
   const location = parsed.merchantAccount['25'];
   if (!location) throw invalid('it is a static code (no location, item 26/25); only dynamic charge codes can be paid here');
   const id = LOCATION_ID.exec(location)?.[1]?.toLowerCase();
-  const t = id ? ownRecord(data.transactions, id) : undefined;
+  const t = id ? data.transactions.get(id) : undefined;
   if (!t || t.type !== 'CASH_IN') throw notFound(`the charge at location ${location}`);
   return t.id;
 }
@@ -35,7 +34,7 @@ export function chargeIdOfCode(data: Readonly<Data>, pixCode: string): string {
 export function controlPixRoutes(routes: Routes, ctx: AppContext): void {
   routes.post('/_sandbox/pix/pay', parseBody(), async (req, res) => {
     const body = readBody<PixPayBody>(req, res, pixPaySchema);
-    const id = chargeIdOfCode(ctx.store.data, body.pixCode);
+    const id = chargeIdOfCode(ctx.store, body.pixCode);
     const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
     res.json(formatTransaction(charge));
   });

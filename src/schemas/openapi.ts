@@ -120,8 +120,11 @@ export function answersOf(op: Operation): Record<number, Answer> {
 function responseObject(a: Answer): Record<string, unknown> {
   if (a.mediaTypes)
     return { description: a.description, content: Object.fromEntries(a.mediaTypes.map((m) => [m, { schema: { type: 'string' } }])) };
-  if (!a.schema) return { description: a.description };
-  return { description: a.description, content: { 'application/json': { schema: schemaOf(a.schema) } } };
+  const headers = a.headers
+    ? { headers: Object.fromEntries(Object.entries(a.headers).map(([n, h]) => [n, { description: h.description, schema: h.schema }])) }
+    : {};
+  if (!a.schema) return { description: a.description, ...headers };
+  return { description: a.description, ...headers, content: { 'application/json': { schema: schemaOf(a.schema) } } };
 }
 
 const SECURITY: Record<Operation['auth'], unknown[]> = {

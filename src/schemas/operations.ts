@@ -11,6 +11,7 @@ import {
   faultSchema,
   merchantListControlQuerySchema,
   merchantStatusSchema,
+  pageQuerySchema,
   pixKeySchema,
   pixPaySchema,
   requestsQuerySchema,
@@ -29,7 +30,13 @@ import {
 } from './public.js';
 import * as R from './responses.js';
 import type { JsonSchema } from './responses.js';
-import { deliveriesQuerySchema, fireInputSchema, webhookEndpointInputSchema, webhookEndpointsQuerySchema } from './webhooks.js';
+import {
+  deliveriesQuerySchema,
+  fireInputSchema,
+  webhookEndpointInputSchema,
+  webhookEndpointListQuerySchema,
+  webhookEndpointsQuerySchema,
+} from './webhooks.js';
 
 export interface Answer {
   description: string;
@@ -37,6 +44,8 @@ export interface Answer {
   schema?: JsonSchema;
   /** media types other than application/json (the body is then not JSON) */
   mediaTypes?: string[];
+  /** response headers worth documenting */
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
 }
 
 export interface Operation {
@@ -62,6 +71,20 @@ const created = (schema: JsonSchema, description = 'Created'): Answer => ({ sche
 const e = (description: string): Answer => ({ schema: R.errorSchema, description });
 const noContent: Answer = { description: 'Done (no body)' };
 const list = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
+
+/** A list that pages (docs/store.md): a bare array, and where the next page starts in two headers. */
+export const NEXT_CURSOR_HEADER = 'x-sandbox-next-cursor';
+const paged = (items: JsonSchema, description = "One page, in the list's order"): Answer => ({
+  schema: list(items),
+  description,
+  headers: {
+    [NEXT_CURSOR_HEADER]: {
+      description: 'Present when more may follow: pass it as `after` for the next page (absent on the last page)',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    Link: { description: 'The next page\'s URL, rel="next" (RFC 8288), when there is one', schema: { type: 'string' } },
+  },
+});
 
 const NOT_FOUND = e('NOT_FOUND: no such resource');
 const INVALID_STATE = e('INVALID_STATE: the current state forbids this transition (nothing changed)');
@@ -230,8 +253,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/accounts',
     tag: C('accounts'),
-    summary: 'Every account',
-    responses: { 200: ok(list(R.accountSchema)) },
+    summary: 'Every account, oldest first (pages of up to 1,000)',
+    query: pageQuerySchema,
+    responses: { 200: paged(R.accountSchema) },
   }),
   adminOp({
     method: 'post',
@@ -283,9 +307,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/merchants',
     tag: C('accounts'),
-    summary: "Every account's merchants, with wallets",
+    summary: "Every account's merchants, with wallets, oldest first (pages of up to 1,000)",
     query: merchantListControlQuerySchema,
-    responses: { 200: ok(list(R.controlMerchantSchema)) },
+    responses: { 200: paged(R.controlMerchantSchema) },
   }),
   adminOp({
     method: 'get',
@@ -307,9 +331,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/transactions',
     tag: C('transactions'),
-    summary: 'Transactions, newest first',
+    summary: 'Transactions, newest first (by creation), a page at a time',
     query: transactionListQuerySchema,
-    responses: { 200: ok(list(R.transactionSchema)) },
+    responses: { 200: paged(R.transactionSchema) },
   }),
   adminOp({
     method: 'get',
@@ -369,8 +393,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/pix-keys',
     tag: C('pix keys'),
-    summary: 'The PIX key directory',
-    responses: { 200: ok(list(R.pixKeyViewSchema)) },
+    summary: 'The PIX key directory, oldest first (pages of up to 1,000)',
+    query: pageQuerySchema,
+    responses: { 200: paged(R.pixKeyViewSchema) },
   }),
   adminOp({
     method: 'post',
@@ -433,9 +458,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/webhooks',
     tag: C('webhooks'),
-    summary: 'Webhook endpoints (secrets included)',
-    query: webhookEndpointsQuerySchema,
-    responses: { 200: ok(list(R.webhookEndpointSchema)) },
+    summary: 'Webhook endpoints (secrets included), oldest first (pages of up to 1,000)',
+    query: webhookEndpointListQuerySchema,
+    responses: { 200: paged(R.webhookEndpointSchema) },
   }),
   adminOp({
     method: 'post',
@@ -457,9 +482,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/webhooks/deliveries',
     tag: C('webhooks'),
-    summary: 'The delivery log, newest first',
+    summary: 'The delivery log, newest first (by creation), a page at a time',
     query: deliveriesQuerySchema,
-    responses: { 200: ok(list(R.deliverySchema)) },
+    responses: { 200: paged(R.deliverySchema) },
   }),
   adminOp({
     method: 'get',

@@ -106,7 +106,7 @@ export function spawnSandbox(args: string[], timeoutMs = 20_000): Promise<ChildS
 export async function readStoreOffline(dataDir: string): Promise<Data> {
   const data = await new WalAdapter(path.join(dataDir, 'db.json'), false).read();
   if (!data) throw new Error(`no store in ${dataDir}`);
-  return data;
+  return data.toData();
 }
 
 export interface LedgerCheck {
