@@ -24,6 +24,8 @@ export const T = {
   KEYED: 15,
   /** a string with a UUID inside: text before, 16 bytes, text after */
   WITH_UUID: 16,
+  /** a lower-case hex string (a digest): half its length in bytes */
+  HEX: 17,
 } as const;
 
 export interface Tables {

@@ -108,6 +108,7 @@ export class PackedReader {
         this.#p += 8;
         return;
       case T.LATIN1:
+      case T.HEX:
       case T.UTF16: {
         const n = this.#varint(); // read first: `#p += read()` would add to the position before the read
         this.#p += tag === T.UTF16 ? 2 * n : n;
@@ -166,6 +167,12 @@ export class PackedReader {
       case T.LATIN1: {
         const n = this.#varint();
         const s = this.#in.toString('latin1', this.#p, this.#p + n);
+        this.#p += n;
+        return s;
+      }
+      case T.HEX: {
+        const n = this.#varint();
+        const s = this.#in.toString('hex', this.#p, this.#p + n);
         this.#p += n;
         return s;
       }

@@ -16,6 +16,7 @@ export { uuidFromBytes, uuidToBytes } from './codec-format.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const UUID_INSIDE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const HEX = /^(?:[0-9a-f]{2}){8,}$/;
 const MAX_INTERNED = 65_536;
 const MAX_INTERNED_LENGTH = 64;
 const MAX_CANDIDATES = 8_192;
@@ -205,6 +206,13 @@ export class Codec {
         this.#pos += 6;
         return;
       }
+    }
+    if (s.length >= 16 && s.length % 2 === 0 && HEX.test(s)) {
+      this.#byte(T.HEX);
+      this.#varint(s.length / 2);
+      this.#room(s.length / 2);
+      this.#pos += this.#buf.write(s, this.#pos, 'hex');
+      return;
     }
     if (s.length <= MAX_INTERNED_LENGTH) {
       const ix = this.#intern(s);

@@ -1,11 +1,11 @@
 // The large collections (transactions, ledger entries, idempotency records, webhook events and
-// deliveries) keep their records packed (codec.ts) in an arena of 1 MiB buffers. Nothing of them
+// deliveries) keep their records packed (codec.ts) in an arena of 256 KiB buffers. Nothing of them
 // is a JavaScript object until it is read:
 //   rows   (seq → where the entry is in the arena), in creation order
 //   ids    (hash of the id → seq); the entry starts with the id itself, so a hash that collides
 //          is told apart by reading it
 //   arena  entries [length][packed id][packed record], appended; a replaced or removed entry
-//          becomes garbage, and the arena is rewritten once garbage outweighs what is alive
+//          becomes garbage, reclaimed a chunk at a time (#tidy)
 // All three live outside the JavaScript heap: 100,000 records cost the collector a few hundred
 // objects, and the heap (and what V8 keeps in reserve for it) does not grow with the store.
 import type { Codec } from './codec.js';
@@ -14,38 +14,51 @@ import { hash32 } from './hash.js';
 import type { Stored } from './model.js';
 import { PairSet } from './pairs.js';
 
-const CHUNK = 1 << 20;
+const CHUNK = 256 << 10;
 const LENGTH_BYTES = 4;
 /** positions are kept as 32-bit numbers: the arena of one collection holds at most 4 GiB */
 const MAX_POSITION = 0xffff_ffff;
 
 /**
- * Append-only storage of byte strings in 1 MiB chunks. A position is chunk × CHUNK + offset; each
- * entry starts with its length. Chunks are never written twice, so positions taken earlier stay
- * valid for whoever still holds the chunk list (a snapshot being written).
+ * Append-only storage of byte strings in chunks of 256 KiB. A position is chunk × CHUNK + offset;
+ * each entry starts with its length. Chunks are never written twice, so positions taken earlier
+ * stay valid for whoever still holds the chunk list (a snapshot being written). A chunk whose
+ * entries were all moved away is dropped, and its number is given to the next chunk opened.
  */
 class Arena {
-  chunks: Buffer[] = [];
-  #used = CHUNK; // no chunk yet: the first write opens one
+  chunks: (Buffer | null)[] = [];
+  /** bytes written to each chunk, and how many of them are still alive */
+  readonly #used: number[] = [];
+  readonly #alive: number[] = [];
+  readonly #free: number[] = [];
+  #current = -1;
   live = 0;
   garbage = 0;
 
   append(src: Buffer, length: number): number {
     const need = length + LENGTH_BYTES;
-    if (this.#used + need > (this.chunks.at(-1)?.length ?? 0)) {
-      this.chunks.push(Buffer.allocUnsafe(Math.max(CHUNK, need)));
-      this.#used = 0;
-    }
-    const ci = this.chunks.length - 1;
-    const chunk = this.chunks[ci]!;
-    const at = this.#used;
+    const cur = this.chunks[this.#current];
+    if (!cur || this.#used[this.#current]! + need > cur.length) this.#open(Math.max(CHUNK, need));
+    const ci = this.#current;
+    const at = this.#used[ci]!;
     const pos = ci * CHUNK + at;
     if (pos > MAX_POSITION) throw new Error('a packed collection cannot hold more than 4 GiB');
+    const chunk = this.chunks[ci]!;
     chunk.writeUInt32LE(length, at);
     src.copy(chunk, at + LENGTH_BYTES, 0, length);
-    this.#used += need;
+    this.#used[ci] = at + need;
+    this.#alive[ci]! += need;
     this.live += need;
     return pos;
+  }
+
+  #open(size: number): void {
+    const ci = this.#free.pop() ?? this.chunks.length;
+    // an entry larger than a chunk gets a chunk of its own (positions of the next number stay clear of it)
+    this.chunks[ci] = Buffer.allocUnsafe(size);
+    this.#used[ci] = 0;
+    this.#alive[ci] = 0;
+    this.#current = ci;
   }
 
   /** The chunk and the start of the bytes at `pos`. */
@@ -54,14 +67,42 @@ class Arena {
   }
 
   free(pos: number): void {
+    const ci = Math.floor(pos / CHUNK);
     const [chunk, start] = this.locate(pos);
     const n = chunk.readUInt32LE(start - LENGTH_BYTES) + LENGTH_BYTES;
+    this.#alive[ci]! -= n;
     this.live -= n;
     this.garbage += n;
   }
 
-  copyFrom(other: Arena, pos: number): number {
-    const [chunk, start] = other.locate(pos);
+  /** The full chunk (not the one being written) with the most garbage, and how much; -1 when none. */
+  worst(): [number, number] {
+    let best = -1;
+    let most = 0;
+    for (let ci = 0; ci < this.chunks.length; ci++) {
+      if (ci === this.#current || !this.chunks[ci]) continue;
+      const g = this.#used[ci]! - this.#alive[ci]!;
+      if (g > most) [best, most] = [ci, g];
+    }
+    return [best, most];
+  }
+
+  /** The positions of every entry written to chunk `ci`, alive or not. */
+  *positions(ci: number): Generator<number> {
+    const chunk = this.chunks[ci]!;
+    for (let at = 0; at < this.#used[ci]!; at += chunk.readUInt32LE(at) + LENGTH_BYTES) yield ci * CHUNK + at;
+  }
+
+  /** Forgets a chunk whose live entries were all copied elsewhere (the copies are counted there). */
+  drop(ci: number): void {
+    this.garbage -= this.#used[ci]! - this.#alive[ci]!;
+    this.live -= this.#alive[ci]!;
+    this.chunks[ci] = null;
+    this.#free.push(ci);
+  }
+
+  copyFrom(pos: number): number {
+    const [chunk, start] = this.locate(pos);
     const length = chunk.readUInt32LE(start - LENGTH_BYTES);
     return this.append(chunk.subarray(start, start + length), length);
   }
@@ -75,7 +116,7 @@ export interface PackedCapture {
 
 export class PackedCollection<T extends Stored> extends Collection<T> {
   readonly #codec: Codec;
-  #arena = new Arena();
+  readonly #arena = new Arena();
   /** (hash of the id, seq) */
   readonly #ids = new PairSet('uint32');
 
@@ -168,17 +209,27 @@ export class PackedCollection<T extends Stored> extends Collection<T> {
       records: this.size,
       liveBytes: a.live,
       garbageBytes: a.garbage,
-      chunks: a.chunks.length,
+      chunks: a.chunks.filter(Boolean).length,
       tableBytes: this.indexBytes() + this.#ids.bytes(),
     };
   }
 
-  /** Rewrites the arena once garbage outweighs the live bytes (updates and deletions leave garbage). */
+  /**
+   * Updates and removals leave garbage in the arena. Once it is more than an eighth of what is
+   * alive, the chunk with the most of it is emptied: its live entries are written anew at the end
+   * and the chunk dropped. One chunk per change at most, so a change never waits for more than one
+   * chunk's copy, and garbage stays near an eighth of the live bytes.
+   */
   #tidy(): void {
     const a = this.#arena;
-    if (a.garbage < 4 * CHUNK || a.garbage < a.live) return;
-    const next = new Arena();
-    this.rows.mapValues((_seq, pos) => next.copyFrom(a, pos));
-    this.#arena = next;
+    if (a.garbage < Math.max(CHUNK, a.live / 8)) return;
+    const [ci, garbage] = a.worst();
+    if (ci < 0 || garbage === 0) return;
+    for (const pos of [...a.positions(ci)]) {
+      const [chunk, start] = a.locate(pos);
+      const seq = this.seqOf(this.#codec.entryId(chunk, start));
+      if (seq !== undefined && this.rows.first(seq) === pos) this.rows.replace(seq, pos, a.copyFrom(pos));
+    }
+    a.drop(ci);
   }
 }

@@ -222,11 +222,6 @@ export class PairSet {
     return { k, v };
   }
 
-  /** Rewrites every value through `fn` (each pair keeps its place: only for keys that appear once). */
-  mapValues(fn: (k: number, v: number) => number): void {
-    for (const c of this.#chunks) for (let i = 0; i < c.n; i++) c.v[i] = fn(c.k[i]!, c.v[i]!);
-  }
-
   /** Bytes held by the arrays (diagnostics). */
   bytes(): number {
     let n = 0;
