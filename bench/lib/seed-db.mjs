@@ -252,7 +252,8 @@ export async function writeDb(dir, data) {
 
 /**
  * Streams a store of `n` transactions to db.json in `dir` (nothing is kept in memory: a million
- * transactions take as little as a thousand) and returns `sample` of their ids, spread over the store.
+ * transactions take as little as a thousand) and returns `sample` of their ids spread over the
+ * store (`ids`), and the same sample by type (`charges`, `transfers`).
  */
 export async function writeSeededDb(dir, n, opts, sample = 500) {
   await mkdir(dir, { recursive: true });
@@ -266,7 +267,8 @@ export async function writeSeededDb(dir, n, opts, sample = 500) {
   }));
   await writeSnapshot(file, { meta: p.meta, wal: 0, collections }, false);
   const every = Math.max(1, Math.floor(n / sample));
-  const ids = [];
-  for (let i = 0; i < n && ids.length < sample; i += every) ids.push(p.transaction(i).t.id);
-  return { file, ids };
+  const picked = [];
+  for (let i = 0; i < n && picked.length < sample; i += every) picked.push(p.transaction(i).t);
+  const of = (type) => picked.filter((t) => t.type === type).map((t) => t.id);
+  return { file, ids: picked.map((t) => t.id), charges: of('CASH_IN'), transfers: of('CASH_OUT') };
 }

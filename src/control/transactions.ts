@@ -1,4 +1,4 @@
-// /_sandbox/transactions (CONTRACT §12): every account's transactions, newest first (by creation
+// /_sandbox/transactions (docs/control-api.md): every account's transactions, newest first (by creation
 // order: tenants' clocks may differ), filtered by accountId, type, status and externalId, a page of
 // at most `limit` (default 100, max 1000) at a time; and one transaction in full (an extension for
 // the dashboard): the record, its QR image, its ledger entries and its events. Each filter is

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import type { BalanceReader } from './balances.js';
+import { IdleRelease } from './idle-release.js';
 import { StoreData, type Reads } from './data.js';
 import { emptyData, SCHEMA_VERSION, type CollectionName, type Data, type EntityOf, type Meta, type New } from './model.js';
 import type { Op } from './ops.js';
@@ -49,6 +50,7 @@ export class Store implements Reads {
   #failed: unknown = null;
   #listeners: (() => void)[] = [];
   #generation = 0;
+  readonly #idle = new IdleRelease();
 
   private constructor(db: Low<StoreData>, adapter: LogAdapter, file: string | null) {
     this.#db = db;
@@ -196,7 +198,10 @@ export class Store implements Reads {
       if (data.meta.seq !== seqBefore) ops.push({ meta: 'seq', v: data.meta.seq });
       // serialized now, inside the change: a value the log cannot hold undoes this change only
       if (ops.length > 0) this.#pending.push(JSON.stringify(ops));
-      if (ops.length > 0) for (const l of this.#listeners) l();
+      if (ops.length > 0) {
+        for (const l of this.#listeners) l();
+        this.#idle.changed();
+      }
       return result;
     } catch (e) {
       for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
@@ -239,6 +244,7 @@ export class Store implements Reads {
   }
 
   async close(): Promise<void> {
+    this.#idle.close();
     await this.idle();
     if (!this.#failed && this.#adapter.logBytes() > 0) await this.#db.write();
     await this.#adapter.close();
