@@ -9,12 +9,11 @@ import {
   accountCreateSchema,
   accountPatchSchema,
   creditSchema,
-  pageQuerySchema,
   type AccountCreateBody,
   type AccountPatchBody,
   type CreditBody,
-  type PageQuery,
 } from '../schemas/control.js';
+import { pageQuerySchema, type PageQuery } from '../schemas/paging.js';
 import { validateQuery } from '../schemas/validator.js';
 import { createAccount, requireAccount, updateAccount } from '../services/accounts.js';
 import { adjustAccount } from '../services/adjustments.js';

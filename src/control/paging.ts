@@ -3,7 +3,7 @@
 // reads only the body still works: x-sandbox-next-cursor (pass it back as `after`) and a Link
 // header with rel="next" (RFC 8288). The last page has neither.
 import type { Request, Response } from 'express';
-import { NEXT_CURSOR_HEADER } from '../schemas/operations.js';
+import { NEXT_CURSOR_HEADER } from '../schemas/paging.js';
 import type { Page } from '../store/page.js';
 
 export function sendPage<T>(req: Request, res: Response, page: Page<T>, format: (item: T) => unknown): void {

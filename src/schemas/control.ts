@@ -1,6 +1,7 @@
 // JSON Schemas of the control API's bodies (CONTRACT §7b, §12). Same validator, same error
 // shape and same OpenAPI document as the public API.
 import type { TransactionStatus } from '../store/model.js';
+import { cursorParam, pageLimit, pageQuerySchema, type PageQuery } from './paging.js';
 import { digitsDocument, pixKeyTypeSchema, UUID_PATTERN, uuidParam } from './public.js';
 
 /** A party of a PIX payment (a payer, a key's owner): the fields of the spec's payer object. */
@@ -200,21 +201,6 @@ export const merchantStatusSchema = {
   },
 } as const;
 export type MerchantStatusBody = { status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
-
-// ---- paging of the lists that can grow (docs/store.md): `limit`, and `after` = the cursor that
-// the previous page answered in its x-sandbox-next-cursor header ----
-
-export const cursorParam = {
-  type: 'integer',
-  minimum: 0,
-  maximum: 4_294_967_295,
-  'x-message': 'must be the x-sandbox-next-cursor of a previous page',
-} as const;
-const pageLimit = (byDefault: number) =>
-  ({ type: 'integer', minimum: 1, maximum: 1000, default: byDefault, 'x-message': 'must be an integer from 1 to 1000' }) as const;
-/** Lists that are usually short (accounts, PIX keys, ...): one page of up to 1,000 unless asked otherwise. */
-export const pageQuerySchema = { type: 'object', properties: { limit: pageLimit(1000), after: cursorParam } } as const;
-export type PageQuery = { limit: number; after?: number };
 
 export const merchantListControlQuerySchema = {
   type: 'object',

@@ -11,7 +11,6 @@ import {
   faultSchema,
   merchantListControlQuerySchema,
   merchantStatusSchema,
-  pageQuerySchema,
   pixKeySchema,
   pixPaySchema,
   requestsQuerySchema,
@@ -28,6 +27,7 @@ import {
   merchantPatchSchema,
   tokenRequestSchema,
 } from './public.js';
+import { pageQuerySchema, paged } from './paging.js';
 import * as R from './responses.js';
 import type { JsonSchema } from './responses.js';
 import {
@@ -71,20 +71,6 @@ const created = (schema: JsonSchema, description = 'Created'): Answer => ({ sche
 const e = (description: string): Answer => ({ schema: R.errorSchema, description });
 const noContent: Answer = { description: 'Done (no body)' };
 const list = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
-
-/** A list that pages (docs/store.md): a bare array, and where the next page starts in two headers. */
-export const NEXT_CURSOR_HEADER = 'x-sandbox-next-cursor';
-const paged = (items: JsonSchema, description = "One page, in the list's order"): Answer => ({
-  schema: list(items),
-  description,
-  headers: {
-    [NEXT_CURSOR_HEADER]: {
-      description: 'Present when more may follow: pass it as `after` for the next page (absent on the last page)',
-      schema: { type: 'integer', minimum: 0 },
-    },
-    Link: { description: 'The next page\'s URL, rel="next" (RFC 8288), when there is one', schema: { type: 'string' } },
-  },
-});
 
 const NOT_FOUND = e('NOT_FOUND: no such resource');
 const INVALID_STATE = e('INVALID_STATE: the current state forbids this transition (nothing changed)');

@@ -2,7 +2,7 @@
 // delivery log's query, and firing an event.
 import { EVENT_TYPES } from '../domain/events.js';
 import type { EventType } from '../store/model.js';
-import { cursorParam, pageQuerySchema, type PageQuery } from './control.js';
+import { cursorParam, pageQuerySchema, type PageQuery } from './paging.js';
 import { UUID_PATTERN } from './public.js';
 
 const uuid = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
