@@ -45,8 +45,9 @@ export class StoreData {
    * given to another record; otherwise (a file of an older version, a hand edit) it gets the next.
    */
   load(c: CollectionName, id: string, value: unknown): void {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return; // not a record: nothing to keep
-    const coll = this.collections[c] as Collection<EntityOf<CollectionName>>;
+    const coll = this.collections[c] as Collection<EntityOf<CollectionName>> | undefined;
+    // not a record, or a collection this build does not know: nothing to keep
+    if (!coll || !value || typeof value !== 'object' || Array.isArray(value)) return;
     let record = value as EntityOf<CollectionName>;
     if (record.id !== id) record = { ...record, id };
     const seq = record.seq;

@@ -180,6 +180,30 @@ describe('Store', () => {
     await expect(open()).rejects.toBeInstanceOf(StoreFileError);
   });
 
+  it('opens a file of an earlier version: records without a seq get one in file order; what it does not know is left out', async () => {
+    const m = (i: number) => ({ ...merchant(i), seq: undefined });
+    await writeFile(
+      file,
+      JSON.stringify({
+        meta: { schemaVersion: 1, signingSecret: 's', clockOffsetMs: 0, seq: 2, createdAt: now() },
+        rules: { r1: { id: 'r1', seq: 2, match: { type: 'CASH_IN' }, outcome: { action: 'pay' }, createdAt: now() } },
+        merchants: { 'm-1': m(1), 'm-2': m(2) },
+        somethingNewer: { x: { id: 'x' } },
+      }),
+    );
+    const store = await open();
+    expect([...store.merchants.scan({ order: 'oldest' })].map((r) => [r.id, r.seq])).toEqual([
+      ['m-1', 3],
+      ['m-2', 4],
+    ]);
+    expect(store.rules.get('r1')!.seq).toBe(2);
+    expect(store.meta.seq).toBe(4);
+    await store.close();
+    // the seqs given are in the snapshot written at open
+    expect((await snapshot()).merchants['m-2'].seq).toBe(4);
+    expect((await snapshot()).somethingNewer).toBeUndefined();
+  });
+
   it('compacts the log into the snapshot once the log outgrows it', async () => {
     const store = await open();
     const blob = 'x'.repeat(100_000);
