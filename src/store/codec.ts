@@ -39,6 +39,7 @@ export class Codec {
   #pos = 0;
   #key: string | undefined;
   readonly #reader = new PackedReader(this.#tables);
+  readonly #idBytes = Buffer.alloc(16);
 
   /** Packs a JSON-like value; `key` (the record's id) is written as one byte wherever the value repeats it. */
   encode(value: unknown, key?: string): string {
@@ -89,6 +90,29 @@ export class Codec {
     return this.#reader.fields(bytes, start, fields, key);
   }
 
+  /**
+   * Where the record of the entry at `start` begins when the entry's id is `id`, else -1. A UUID id
+   * is compared as its 16 bytes (no string is made): this is the check behind every lookup by id.
+   */
+  matchEntryId(bytes: Buffer, start: number, id: string): number {
+    if (bytes[start] === T.UUID && uuidToBytes(id, this.#idBytes, 0)) {
+      for (let i = 0; i < 16; i++) if (bytes[start + 1 + i] !== this.#idBytes[i]) return -1;
+      return start + 17;
+    }
+    const [found, end] = this.#reader.valueAndEnd(bytes, start);
+    return found === id ? end : -1;
+  }
+
+  /** The record of an entry whose record begins at `at` (matchEntryId), its id being `id`. */
+  decodeRecord(bytes: Buffer, at: number, id: string): unknown {
+    return this.#reader.value(bytes, at, id);
+  }
+
+  /** The named fields of that record. */
+  decodeRecordFields(bytes: Buffer, at: number, fields: ReadonlySet<string>, id: string): Record<string, unknown> {
+    return this.#reader.fields(bytes, at, fields, id);
+  }
+
   /** The id of the entry packed at `start` (encodeEntry). */
   entryId(bytes: Buffer, start: number): string {
     return this.#reader.value(bytes, start) as string;
@@ -98,12 +122,6 @@ export class Codec {
   entry(bytes: Buffer, start: number): { id: string; record: unknown } {
     const [id, at] = this.#reader.valueAndEnd(bytes, start);
     return { id: id as string, record: this.#reader.value(bytes, at, id as string) };
-  }
-
-  /** The named fields of the entry's record. */
-  entryFields(bytes: Buffer, start: number, fields: ReadonlySet<string>): Record<string, unknown> {
-    const [id, at] = this.#reader.valueAndEnd(bytes, start);
-    return this.#reader.fields(bytes, at, fields, id as string);
   }
 
   // ---- writing ----

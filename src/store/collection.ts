@@ -234,6 +234,10 @@ export class PlainCollection<T extends Stored> extends Collection<T> {
     return this.#byId.get(id)?.seq;
   }
 
+  override get(id: string): Readonly<T> | undefined {
+    return this.#byId.get(id);
+  }
+
   protected recordAt(seq: number): Readonly<T> | undefined {
     return this.#bySeq.get(seq);
   }

@@ -125,12 +125,30 @@ export class PackedCollection<T extends Stored> extends Collection<T> {
     this.#codec = codec;
   }
 
-  seqOf(id: string): number | undefined {
-    for (const seq of this.#ids.bucket(hash32(id), 0, 1)) {
+  /** where the record found by the last #find begins */
+  #hitChunk: Buffer = Buffer.alloc(0);
+  #hitAt = 0;
+
+  /** The seq of the record with this id (its place noted for the caller), or undefined: one binary search in the common case. */
+  #find(id: string): number | undefined {
+    const h = hash32(id);
+    for (let seq = this.#ids.first(h); seq !== undefined; seq = this.#ids.next(h, seq)) {
       const [chunk, start] = this.#arena.locate(this.rows.first(seq)!);
-      if (this.#codec.entryId(chunk, start) === id) return seq;
+      const at = this.#codec.matchEntryId(chunk, start, id);
+      if (at < 0) continue; // another id with the same hash
+      this.#hitChunk = chunk;
+      this.#hitAt = at;
+      return seq;
     }
     return undefined;
+  }
+
+  seqOf(id: string): number | undefined {
+    return this.#find(id);
+  }
+
+  override get(id: string): Readonly<T> | undefined {
+    return this.#find(id) === undefined ? undefined : (this.#codec.decodeRecord(this.#hitChunk, this.#hitAt, id) as T);
   }
 
   protected recordAt(_seq: number, pos: number): Readonly<T> {
@@ -139,10 +157,8 @@ export class PackedCollection<T extends Stored> extends Collection<T> {
   }
 
   getFields(id: string, fields: ReadonlySet<string>): Readonly<Partial<T>> | undefined {
-    const seq = this.seqOf(id);
-    if (seq === undefined) return undefined;
-    const [chunk, start] = this.#arena.locate(this.rows.first(seq)!);
-    return this.#codec.entryFields(chunk, start, fields) as Partial<T>;
+    if (this.#find(id) === undefined) return undefined;
+    return this.#codec.decodeRecordFields(this.#hitChunk, this.#hitAt, fields, id) as Partial<T>;
   }
 
   _set(record: T): { before: Readonly<T> | undefined; stored: Readonly<T> } {

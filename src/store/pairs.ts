@@ -156,6 +156,13 @@ export class PairSet {
     return c && i < c.n && c.k[i] === k ? c.v[i] : undefined;
   }
 
+  /** The value of the first pair whose key is `k` and value is above `v` (the next of a key's values), or undefined. */
+  next(k: number, v: number): number | undefined {
+    const [ci, i] = this.#seek(k, v + 1);
+    const c = this.#chunks[ci];
+    return c && i < c.n && c.k[i] === k ? c.v[i] : undefined;
+  }
+
   /** Changes the value of the pair (k, from) in place: only for a key that appears once (the order holds). */
   replace(k: number, from: number, to: number): boolean {
     const [ci, i] = this.#seek(k, from);
