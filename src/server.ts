@@ -68,9 +68,9 @@ function listen(server: http.Server | https.Server, port: number, host: string):
 export async function boot(config: Config): Promise<Running> {
   const startedAtMs = realClock.nowMs();
   let store: Store | null = null;
-  const clock = createClock(() => store?.data.meta.clockOffsetMs ?? 0);
+  const clock = createClock(() => store?.meta.clockOffsetMs ?? 0);
   store = await openStore(config, () => clock.nowIso());
-  const freshStore = isEmpty(store.data);
+  const freshStore = isEmpty(store);
   const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs, freshStore });
   let tlsMaterial: TlsMaterial | null = null;
   const listeners: Listener[] = [];

@@ -36,6 +36,19 @@ const listeners = new Set();
 export const onResult = (fn) => listeners.add(fn);
 
 export async function api(method, path, body) {
+  return (await call(method, path, body)).body;
+}
+
+/**
+ * One page of a control list (docs/store.md): the items, and the cursor of the next page that the
+ * sandbox gives in the x-sandbox-next-cursor header (null on the last page).
+ */
+export async function apiPage(path) {
+  const { body, res } = await call('GET', path);
+  return { items: asList(body), next: res.headers.get('x-sandbox-next-cursor') };
+}
+
+async function call(method, path, body) {
   const headers = { accept: 'application/json' };
   const token = getToken();
   if (token) headers['x-sandbox-admin-token'] = token;
@@ -61,7 +74,7 @@ export async function api(method, path, body) {
     throw err;
   }
   for (const fn of listeners) fn(null);
-  return parsed;
+  return { body: parsed, res };
 }
 
 /** Builds a query string from the non-empty values. */

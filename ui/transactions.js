@@ -1,10 +1,11 @@
 // The transactions panel: a filterable list (newest first) and the chosen transaction's
 // details — QR code and copy-and-paste code for a charge, key and outcome for a transfer —
 // with the control actions its state allows, fire-an-event and its webhook deliveries.
-import { api, ApiError, asList, query } from './api.js';
+import { api, ApiError, apiPage, asList, query } from './api.js';
 import { fill, h, reconcile, show } from './dom.js';
 import { badge, dateTime, documentText, facts, money, shortId, timeOnly, toCents, typeLabel } from './format.js';
 import { act, copyButton, openForm } from './kit.js';
+import { pager } from './pager.js';
 import { accountName, deliveryBlock, EVENT_TYPES, firedText, state } from './shared.js';
 
 const MAX_ROWS = 200;
@@ -15,6 +16,7 @@ const count = document.getElementById('tx-count');
 const detail = document.getElementById('tx-detail');
 const detailTitle = document.getElementById('tx-detail-title');
 let selected = null;
+const pages = pager(document.getElementById('tx-pager'), () => refresh().catch(() => {}));
 
 const label = (t) => `${t.type === 'CASH_IN' ? 'charge' : 'transfer'} ${shortId(t.id)}`;
 
@@ -328,13 +330,19 @@ let generation = 0;
 export async function refresh() {
   const f = Object.fromEntries(new FormData(filters));
   const gen = ++generation;
-  const list = asList(await api('GET', `/_sandbox/transactions${query({ ...f, limit: MAX_ROWS })}`));
-  if (gen !== generation) return; // the filters changed meanwhile: a newer answer is on its way
+  const { items: list, next } = await apiPage(`/_sandbox/transactions${query({ ...f, limit: MAX_ROWS, after: pages.after })}`);
+  if (gen !== generation) return; // the filters or the page changed meanwhile: a newer answer is on its way
+  pages.setNext(next);
   reconcile(rows, list.slice(0, MAX_ROWS), { key: (t) => t.id, render: row, extra: (t) => t.id === selected });
   show(empty, list.length === 0);
+  const n = `${list.length} transaction${list.length === 1 ? '' : 's'}`;
   count.textContent =
-    list.length >= MAX_ROWS ? `Showing the newest ${MAX_ROWS} transactions.` : `${list.length} transaction${list.length === 1 ? '' : 's'}`;
+    pages.page > 1 ? `Page ${pages.page}: ${n}, older ones.` : next !== null ? `Showing the newest ${list.length} transactions.` : n;
+  count.dataset.refreshes = String(Number(count.dataset.refreshes ?? 0) + 1); // tests wait for a refresh by it
   await refreshDetail();
 }
 
-filters.addEventListener('change', () => refresh().catch(() => {}));
+filters.addEventListener('change', () => {
+  pages.reset();
+  refresh().catch(() => {});
+});

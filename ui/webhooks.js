@@ -1,9 +1,10 @@
 // The webhooks panel: endpoints (register, delete), the delivery log with every attempt and
 // redeliver, and firing an event for any transaction.
-import { api, asList, query } from './api.js';
+import { api, apiPage, asList, query } from './api.js';
 import { formValues, h, reconcile, show } from './dom.js';
 import { badge, dateTime, shortId } from './format.js';
 import { act, copyButton } from './kit.js';
+import { pager } from './pager.js';
 import { accountName, attemptsDetails, endpointUrl, EVENT_TYPES, firedText, redeliverButton, state } from './shared.js';
 
 const endpointRows = document.getElementById('endpoint-rows');
@@ -13,6 +14,8 @@ const deliveryEmpty = document.getElementById('delivery-empty');
 const deliveryStatus = document.getElementById('delivery-status');
 const form = document.getElementById('webhook-form');
 const fireForm = document.getElementById('fire-form');
+const DELIVERY_ROWS = 200;
+const deliveryPages = pager(document.getElementById('delivery-pager'), () => refresh().catch(() => {}));
 
 document
   .getElementById('webhook-events')
@@ -112,12 +115,16 @@ export async function refresh() {
   reconcile(endpointRows, state.endpoints, { key: (ep) => ep.id, render: endpointRow });
   show(endpointEmpty, state.endpoints.length === 0);
   const status = deliveryStatus.value;
-  const list = asList(await api('GET', `/_sandbox/webhooks/deliveries${query({ status })}`));
-  if (status !== deliveryStatus.value) return;
-  // newest first, whatever order the log answers in
-  const sorted = [...list].sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt))).slice(0, 200);
-  reconcile(deliveryRows, sorted, { key: (d) => d.id, render: deliveryRow });
-  show(deliveryEmpty, list.length === 0);
+  const after = deliveryPages.after;
+  // newest first (by creation), a page at a time
+  const { items, next } = await apiPage(`/_sandbox/webhooks/deliveries${query({ status, limit: DELIVERY_ROWS, after })}`);
+  if (status !== deliveryStatus.value || after !== deliveryPages.after) return;
+  deliveryPages.setNext(next);
+  reconcile(deliveryRows, items, { key: (d) => d.id, render: deliveryRow });
+  show(deliveryEmpty, items.length === 0);
 }
 
-deliveryStatus.addEventListener('change', () => refresh().catch(() => {}));
+deliveryStatus.addEventListener('change', () => {
+  deliveryPages.reset();
+  refresh().catch(() => {});
+});

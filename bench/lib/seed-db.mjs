@@ -1,8 +1,12 @@
 // Writes a realistic pix-sandbox store file (db.json, the shape of src/store/model.ts) holding
-// N transactions, without N HTTP calls: the bench's "100k stored transactions" in seconds.
+// N transactions, without N HTTP calls: the bench's "100k stored transactions" in seconds, and a
+// million without holding them in memory (the file is streamed record by record).
 // Transactions are spread over the past `days` days, as in a long-lived CI sandbox; the
 // idempotency records of cash-outs younger than 24 h are kept, as the store would keep them.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+// Each transaction is a pure function of (seed, its number): the file can be written collection
+// by collection (the snapshot's layout) without keeping what was generated, and the same ids come
+// out every time (a bench can name some of them without building the store).
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 // the sandbox's own code (dist/): the records are made and written as the sandbox makes and writes them
@@ -10,12 +14,28 @@ import { buildDynamicBrCode } from '../../dist/src/domain/brcode.js';
 import { generateCpf } from '../../dist/src/domain/documents.js';
 import { generateEndToEndId } from '../../dist/src/domain/end-to-end.js';
 import { mulberry32 } from '../../dist/src/domain/random.js';
-import { captureOf, writeSnapshot } from '../../dist/src/store/snapshot.js';
+import { sourceOf, writeSnapshot } from '../../dist/src/store/snapshot.js';
 import { DEFAULT_CLIENT } from './harness.mjs';
 
 export const DEFAULT_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
 const ISPBS = ['00000000', '00360305', '60701190', '60746948', '90400888', '18236120', '00416968'];
 const NAMES = ['Maria Silva', 'João Souza', 'Ana Oliveira', 'Pedro Santos', 'Carla Lima', 'Lucas Pereira', 'Beatriz Costa'];
+const COLLECTIONS = [
+  'accounts',
+  'merchants',
+  'wallets',
+  'transactions',
+  'ledger',
+  'idempotency',
+  'pixKeys',
+  'rules',
+  'webhookEndpoints',
+  'events',
+  'deliveries',
+  'faults',
+];
+/** seqs below this belong to the account, its merchants and wallets; transaction i takes BASE + 4i .. BASE + 4i + 3 */
+const BASE = 1000;
 
 /** mulberry32 (src/domain/random.ts): two runs write the same amounts and states. */
 export const prng = mulberry32;
@@ -26,58 +46,59 @@ const pixCode = (location, cents) =>
 const iso = (ms) => new Date(ms).toISOString();
 const e2e = (rand, ms) => generateEndToEndId(ISPBS[Math.floor(rand() * ISPBS.length)], new Date(ms), rand);
 
+/** A version-4 UUID from the seeded source (so that a record's id is the same at every run). */
+function uuid(rand) {
+  const b = Buffer.alloc(16);
+  for (let i = 0; i < 16; i++) b[i] = Math.floor(rand() * 256);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 /** The stored form of the default secret, made by the sandbox's own code (dist/), so that its format always matches. */
 export async function defaultSecretHash() {
   const { hashSecret } = await import(new URL('../../dist/src/domain/credentials.js', import.meta.url).href);
   return hashSecret(DEFAULT_CLIENT.client_secret);
 }
 
-/**
- * Builds the store: the default account (credentials sandbox-client / sandbox-secret) with a
- * large opening balance, a few merchants, and `n` transactions with their ledger entries.
- */
-export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '127.0.0.1:8080' }) {
-  const rand = prng(seed);
+/** The plan of a store: the default account (sandbox-client / sandbox-secret), 20 merchants, and `n` transactions. */
+function plan(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '127.0.0.1:8080' }) {
   const acc = DEFAULT_ACCOUNT_ID;
   const start = nowMs - days * 86_400_000;
-  const data = {
-    meta: { schemaVersion: 1, signingSecret: randomBytes(32).toString('hex'), clockOffsetMs: 0, seq: 0, createdAt: iso(start) },
-    accounts: {
-      [acc]: {
-        id: acc,
-        name: 'Sandbox default account',
-        clientId: DEFAULT_CLIENT.client_id,
-        secretHash,
-        splitEnabled: true,
-        autoPayAfterSeconds: null,
-        settleAfterSeconds: 2,
-        createdAt: iso(start),
-        updatedAt: iso(start),
-      },
-    },
-    merchants: {},
-    wallets: {},
-    transactions: {},
-    ledger: {},
-    idempotency: {},
-    pixKeys: {},
-    rules: {},
-    webhookEndpoints: {},
-    events: {},
-    deliveries: {},
-    faults: {},
+  const step = (nowMs - start) / Math.max(1, n);
+  const rand = prng(seed);
+  const account = {
+    id: acc,
+    seq: 1,
+    name: 'Sandbox default account',
+    clientId: DEFAULT_CLIENT.client_id,
+    secretHash,
+    splitEnabled: true,
+    autoPayAfterSeconds: null,
+    settleAfterSeconds: 2,
+    createdAt: iso(start),
+    updatedAt: iso(start),
   };
-  const ledger = (from, to, amount, transactionId, kind, at) => {
-    const id = randomUUID();
-    data.ledger[id] = { id, from, to, amount, transactionId, kind, at };
+  const opening = {
+    id: uuid(rand),
+    seq: 2,
+    from: 'world',
+    to: `account:${acc}`,
+    amount: 10_000_000_000_000,
+    transactionId: null,
+    kind: 'OPENING',
+    at: iso(start),
   };
-  ledger('world', `account:${acc}`, 10_000_000_000_000, null, 'OPENING', iso(start));
+  const merchants = [];
+  const wallets = [];
   for (let i = 0; i < 20; i++) {
-    const id = randomUUID();
-    const walletId = randomUUID();
+    const id = uuid(rand);
+    const walletId = uuid(rand);
     const at = iso(start + i * 1000);
-    data.merchants[id] = {
+    merchants.push({
       id,
+      seq: 10 + 2 * i,
       accountId: acc,
       name: `Loja ${i}`,
       document: cpf(rand),
@@ -86,19 +107,22 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
       phone: '11987654321',
       status: 'ACTIVE',
       clientId: `mer_${randomBytes(9).toString('base64url')}`,
-      secretHash: data.accounts[acc].secretHash,
+      secretHash,
       walletId,
       createdAt: at,
       updatedAt: at,
-    };
-    data.wallets[walletId] = { id: walletId, accountId: acc, merchantId: id, name: 'main', currency: 'BRL', createdAt: at };
+    });
+    wallets.push({ id: walletId, seq: 11 + 2 * i, accountId: acc, merchantId: id, name: 'main', currency: 'BRL', createdAt: at });
   }
-  const step = (nowMs - start) / Math.max(1, n);
-  for (let i = 0; i < n; i++) {
+
+  /** Transaction i with its ledger entries and idempotency record: a pure function of (seed, i). */
+  function transaction(i) {
+    const rand = prng(seed * 1_000_003 + i);
+    const seq = BASE + 4 * i;
     const ms = Math.floor(start + i * step);
     const at = iso(ms);
     const later = iso(ms + 2000);
-    const id = randomUUID();
+    const id = uuid(rand);
     const amount = 100 + Math.floor(rand() * 99_900);
     const name = NAMES[Math.floor(rand() * NAMES.length)];
     const party = {
@@ -108,11 +132,17 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
       account_number: String(10000 + Math.floor(rand() * 89999)),
       account_type: 'CACC',
     };
+    const ledger = [];
+    const entry = (k, from, to, kind, when) =>
+      ledger.push({ id: uuid(rand), seq: seq + k, from, to, amount, transactionId: id, kind, at: when });
+    let idempotency = null;
+    let t;
     if (rand() < 0.5) {
       const r = rand();
       const status = r < 0.8 ? 'PAID' : r < 0.9 ? 'EXPIRED' : 'WAITING_PAYMENT';
-      const t = {
+      t = {
         id,
+        seq,
         type: 'CASH_IN',
         status,
         accountId: acc,
@@ -130,14 +160,14 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
       };
       if (status === 'PAID') Object.assign(t, { paidAt: later, endToEndId: e2e(rand, ms), payer: party });
       if (status === 'EXPIRED') t.error = { code: 'CHARGE_EXPIRED', message: 'the charge expired before it was paid' };
-      data.transactions[id] = t;
-      if (status === 'PAID') ledger('world', `account:${acc}`, amount, id, 'CASH_IN', later);
+      if (status === 'PAID') entry(1, 'world', `account:${acc}`, 'CASH_IN', later);
     } else {
       const failed = rand() < 0.1;
       const key = cpf(rand);
-      const idempotencyKey = randomUUID();
-      const t = {
+      const idempotencyKey = uuid(rand);
+      t = {
         id,
+        seq,
         type: 'CASH_OUT',
         status: failed ? 'FAILED' : 'COMPLETED',
         accountId: acc,
@@ -153,14 +183,14 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
       };
       if (failed) t.error = { code: 'DOCUMENT_MISMATCH', message: 'the key belongs to another document' };
       else Object.assign(t, { endToEndId: e2e(rand, ms), receiver: { ...party, document: key, key, keyType: 'CPF' } });
-      data.transactions[id] = t;
-      ledger(`account:${acc}`, 'world', amount, id, 'CASH_OUT', at);
-      if (failed) ledger('world', `account:${acc}`, amount, id, 'CASH_OUT_REVERSAL', later);
+      entry(1, `account:${acc}`, 'world', 'CASH_OUT', at);
+      if (failed) entry(2, 'world', `account:${acc}`, 'CASH_OUT_REVERSAL', later);
       if (nowMs - ms < 86_400_000) {
         const body = { transactionId: id, amount, status: 'PROCESSING', createdAt: at, 'x-idempotency-key': idempotencyKey };
         const rid = `${acc}:${idempotencyKey}`;
-        data.idempotency[rid] = {
+        idempotency = {
           id: rid,
+          seq: seq + 3,
           principalId: acc,
           key: idempotencyKey,
           bodyHash: createHash('sha256').update(id).digest('hex'),
@@ -171,8 +201,44 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
         };
       }
     }
+    return { t, ledger, idempotency };
   }
-  data.meta.seq = n;
+
+  function* each(pick) {
+    for (let i = 0; i < n; i++) yield* pick(transaction(i));
+  }
+  const meta = {
+    schemaVersion: 1,
+    signingSecret: randomBytes(32).toString('hex'),
+    clockOffsetMs: 0,
+    seq: BASE + 4 * n,
+    createdAt: iso(start),
+  };
+  const records = {
+    accounts: () => [account],
+    merchants: () => merchants,
+    wallets: () => wallets,
+    transactions: () => each((x) => [x.t]),
+    ledger: function* () {
+      yield opening;
+      yield* each((x) => x.ledger);
+    },
+    idempotency: () => each((x) => (x.idempotency ? [x.idempotency] : [])),
+  };
+  return { meta, records, transaction };
+}
+
+/**
+ * Builds the store in memory (small sizes): the default account with a large opening balance, a
+ * few merchants, and `n` transactions with their ledger entries.
+ */
+export function buildData(n, opts) {
+  const p = plan(n, opts);
+  const data = { meta: p.meta };
+  for (const c of COLLECTIONS) {
+    data[c] = {};
+    for (const r of p.records[c]?.() ?? []) data[c][r.id] = r;
+  }
   return data;
 }
 
@@ -180,6 +246,29 @@ export function buildData(n, { secretHash, seed = 7, days = 10, nowMs = Date.now
 export async function writeDb(dir, data) {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, 'db.json');
-  await writeSnapshot(file, captureOf(data, 0), false);
+  await writeSnapshot(file, sourceOf(data), false);
   return file;
+}
+
+/**
+ * Streams a store of `n` transactions to db.json in `dir` (nothing is kept in memory: a million
+ * transactions take as little as a thousand) and returns `sample` of their ids spread over the
+ * store (`ids`), and the same sample by type (`charges`, `transfers`).
+ */
+export async function writeSeededDb(dir, n, opts, sample = 500) {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'db.json');
+  const p = plan(n, opts);
+  const collections = COLLECTIONS.map((name) => ({
+    name,
+    *records() {
+      for (const r of p.records[name]?.() ?? []) yield [r.id, r];
+    },
+  }));
+  await writeSnapshot(file, { meta: p.meta, wal: 0, collections }, false);
+  const every = Math.max(1, Math.floor(n / sample));
+  const picked = [];
+  for (let i = 0; i < n && picked.length < sample; i += every) picked.push(p.transaction(i).t);
+  const of = (type) => picked.filter((t) => t.type === type).map((t) => t.id);
+  return { file, ids: picked.map((t) => t.id), charges: of('CASH_IN'), transfers: of('CASH_OUT') };
 }

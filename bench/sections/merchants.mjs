@@ -52,7 +52,7 @@ async function startSandbox(n, secretHash) {
     defaultConfig({ port: 0, httpsPort: null, dataDir: dir, memory: false, fsync: true, tick: false, quiet: true }),
   );
   const store = running.ctx.store;
-  const accountId = Object.keys(store.data.accounts)[0];
+  const accountId = store.accounts.scan({ order: 'oldest' }).next().value.id;
   const seeded = seedRecords(n, accountId, secretHash);
   await store.commit((tx) => {
     for (const { merchant, wallet } of seeded) {
@@ -69,7 +69,7 @@ async function startSandbox(n, secretHash) {
   return {
     url,
     headers: { authorization: `Bearer ${tok.access_token}` },
-    count: () => Object.keys(store.data.merchants).length,
+    count: () => store.merchants.size,
     ids: (k) => seeded.slice(0, k).map((s) => s.merchant.id),
     async close() {
       await running.stop();

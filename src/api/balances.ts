@@ -9,6 +9,6 @@ export function balanceRoutes(routes: Routes, ctx: AppContext): void {
   routes.get('/v1/banking/balance', authenticate(ctx), (_req, res) => {
     const p = principalOf(res);
     const ref = p.merchant ? walletRef(p.merchant.walletId) : accountRef(p.account.id);
-    res.json(envelope('Balance retrieved successfully', { balance: ctx.store.ix.balance(ref) }));
+    res.json(envelope('Balance retrieved successfully', { balance: ctx.store.balances.of(ref) }));
   });
 }

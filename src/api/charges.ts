@@ -28,7 +28,7 @@ export function chargeRoutes(routes: Routes, ctx: AppContext): void {
 
   routes.get('/pix/qr/v2/:id', (req, res) => {
     const id = uuidParam(req, 'id');
-    const t = ctx.store.data.transactions[id];
+    const t = ctx.store.transactions.get(id);
     if (!t || t.type !== 'CASH_IN') throw notFound(`charge ${id}`);
     res.json(formatLocation(t));
   });

@@ -50,26 +50,26 @@ export function merchantRoutes(routes: Routes, ctx: AppContext): void {
 
   routes.get('/v1/merchants', auth, accountOnly, (req, res) => {
     const q = validateQuery<MerchantListQuery>(merchantListQuerySchema, req.query);
-    const { items, total } = listMerchants(ctx.store.data, principalOf(res).account.id, q);
+    const { items, total } = listMerchants(ctx.store, principalOf(res).account.id, q);
     res.json(formatMerchantList(items, q.page, q.limit, total));
   });
 
   // registered before /:merchantId so that the literal segment wins
   routes.get('/v1/merchants/balance', auth, merchantOnly, (_req, res) => {
     const merchant = principalOf(res).merchant!;
-    res.json(formatMerchantBalance(ctx.store.ix.balance(walletRef(merchant.walletId))));
+    res.json(formatMerchantBalance(ctx.store.balances.of(walletRef(merchant.walletId))));
   });
 
   routes.get('/v1/merchants/:merchantId', notBalance, auth, accountOnly, (req, res) => {
-    const m = merchantOfAccount(ctx.store.data, principalOf(res).account.id, uuidParam(req, 'merchantId'));
-    const wallets = walletsOf(ctx.store.data, m).map((wallet) => ({ wallet, balance: ctx.store.ix.balance(walletRef(wallet.id)) }));
+    const m = merchantOfAccount(ctx.store, principalOf(res).account.id, uuidParam(req, 'merchantId'));
+    const wallets = walletsOf(ctx.store, m).map((wallet) => ({ wallet, balance: ctx.store.balances.of(walletRef(wallet.id)) }));
     res.json(formatMerchant(m, wallets));
   });
 
   routes.patch('/v1/merchants/:merchantId', notBalance, auth, accountOnly, parseBody(), async (req, res) => {
     const id = uuidParam(req, 'merchantId');
     const accountId = principalOf(res).account.id;
-    merchantOfAccount(ctx.store.data, accountId, id); // an unknown id is 404 before the body is judged
+    merchantOfAccount(ctx.store, accountId, id); // an unknown id is 404 before the body is judged
     const patch = readBody<MerchantPatchBody>(req, res, merchantPatchSchema);
     const m = await ctx.store.commit((tx) => updateMerchant(tx, ctx, accountId, id, patch));
     res.json(formatMerchantUpdated(m));

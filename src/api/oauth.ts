@@ -70,16 +70,14 @@ export function oauthRoutes(routes: Routes, ctx: AppContext): void {
     const secret = basic?.secret ?? bodySecret;
     if (!id || !secret) return oauthError(res, 401, 'invalid_client', 'client_id and client_secret are required', !!basic);
 
-    const principal = ctx.store.ix.byClientId.get(id);
-    const record =
-      principal?.kind === 'merchant'
-        ? ctx.store.data.merchants[principal.id]
-        : principal
-          ? ctx.store.data.accounts[principal.id]
-          : undefined;
-    if (!principal || !record || !(await verifySecret(secret, record.secretHash)))
+    const account = ctx.store.accounts.findOne('byClientId', id);
+    const principal = account ?? ctx.store.merchants.findOne('byClientId', id);
+    if (!principal || !(await verifySecret(secret, principal.secretHash)))
       return oauthError(res, 401, 'invalid_client', 'client authentication failed (unknown client_id or wrong client_secret)', !!basic);
-    const merchant = principal.kind === 'merchant' ? ctx.store.data.merchants[principal.id] : undefined;
+    // read again after the wait: the merchant may have changed (or gone) meanwhile
+    const merchant = account ? undefined : ctx.store.merchants.get(principal.id);
+    if (!account && !merchant)
+      return oauthError(res, 401, 'invalid_client', 'client authentication failed (unknown client_id or wrong client_secret)', !!basic);
     if (merchant && merchant.status !== 'ACTIVE')
       return oauthError(res, 400, 'unauthorized_client', `the merchant is ${merchant.status} and cannot obtain tokens`);
 

@@ -31,7 +31,7 @@ export function transferRoutes(routes: Routes, ctx: AppContext): void {
     // a replay never answers before the transfer it repeats is durable
     const answer = await ctx.store.commit((tx) => {
       const now = ctx.clock.now();
-      const decision = idempotencyDecision(tx.get('idempotency', idempotencyRecordId(principal.id, key)), hash, now.toISOString());
+      const decision = idempotencyDecision(tx.idempotency.get(idempotencyRecordId(principal.id, key)), hash, now.toISOString());
       if (decision.kind === 'replay') return { replayed: true, statusCode: decision.statusCode, body: decision.body };
       const created = formatCashOut(createTransfer(tx, ctx, actorOf(principal), body, key));
       tx.put(

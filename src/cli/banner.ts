@@ -4,6 +4,7 @@
 import type { Config } from '../config.js';
 import { UI_PATH } from '../control/ui.js';
 import type { Running } from '../server.js';
+import { defaultAccount } from '../services/accounts.js';
 
 export function startupLines(running: Running, config: Config): string[] {
   const http = running.listeners.find((l) => l.url.startsWith('http:'))!.url;
@@ -15,7 +16,7 @@ export function startupLines(running: Running, config: Config): string[] {
   lines.push(`  dashboard:    ${http}${UI_PATH}`);
   lines.push(`  OpenAPI:      ${http}/openapi.json`);
   lines.push(`  control API:  ${http}/_sandbox (readiness: ${http}/_sandbox/health)`);
-  const account = Object.values(running.ctx.store.data.accounts)[0];
+  const account = defaultAccount(running.ctx.store);
   if (account) {
     const secret = config.clientSecret ?? (config.clientId ? '(configured)' : 'sandbox-secret');
     lines.push(`default account: client_id=${account.clientId} client_secret=${secret}`);

@@ -13,14 +13,20 @@ import {
   type AccountPatchBody,
   type CreditBody,
 } from '../schemas/control.js';
-import { createAccount, listAccounts, requireAccount, updateAccount } from '../services/accounts.js';
+import { pageQuerySchema, type PageQuery } from '../schemas/paging.js';
+import { validateQuery } from '../schemas/validator.js';
+import { createAccount, requireAccount, updateAccount } from '../services/accounts.js';
 import { adjustAccount } from '../services/adjustments.js';
+import { takePage } from '../store/page.js';
+import { sendPage } from './paging.js';
 
 export function accountRoutes(routes: Routes, ctx: AppContext): void {
-  const view = (id: string) => formatAccount(requireAccount(ctx.store, id), ctx.store.ix);
+  const view = (id: string) => formatAccount(requireAccount(ctx.store, id), ctx.store.balances);
 
-  routes.get('/_sandbox/accounts', (_req, res) => {
-    res.json(listAccounts(ctx.store.data).map((a) => formatAccount(a, ctx.store.ix)));
+  routes.get('/_sandbox/accounts', (req, res) => {
+    const q = validateQuery<PageQuery>(pageQuerySchema, req.query);
+    const page = takePage(ctx.store.accounts.scan({ order: 'oldest', after: q.after }), q.limit);
+    sendPage(req, res, page, (a) => formatAccount(a, ctx.store.balances));
   });
 
   routes.post('/_sandbox/accounts', parseBody(), async (req, res) => {
@@ -30,7 +36,7 @@ export function accountRoutes(routes: Routes, ctx: AppContext): void {
     const secretHash = await hashSecret(secret, body.client_secret === undefined ? 'generated' : 'chosen');
     const account = await ctx.store.commit((tx) => createAccount(tx, ctx, body, clientId, secretHash));
     // the secret is shown this once; only its hash is kept
-    res.status(201).json(formatAccount(account, ctx.store.ix, secret));
+    res.status(201).json(formatAccount(account, ctx.store.balances, secret));
   });
 
   routes.get('/_sandbox/accounts/:id', (req, res) => {

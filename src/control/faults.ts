@@ -8,7 +8,7 @@ import { faultSchema, type FaultBody } from '../schemas/control.js';
 
 export function faultRoutes(routes: Routes, ctx: AppContext): void {
   routes.get('/_sandbox/faults', (_req, res) => {
-    res.json(listFaults(ctx.store.data).map(formatFault));
+    res.json([...listFaults(ctx.store)].map(formatFault));
   });
 
   routes.post('/_sandbox/faults', parseBody(), async (req, res) => {

@@ -2,7 +2,7 @@
 // wallets and balances; an extension the dashboard reads) and their status changes.
 import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';
-import { formatMerchant, walletsByMerchant } from '../format/control.js';
+import { formatMerchant } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';
 import { uuidParam, type Routes } from '../http/routes.js';
 import {
@@ -13,22 +13,26 @@ import {
 } from '../schemas/control.js';
 import { validateQuery } from '../schemas/validator.js';
 import { setMerchantStatus } from '../services/merchant-status.js';
+import { walletsOf } from '../services/merchants.js';
+import type { Merchant } from '../store/model.js';
+import { takePage } from '../store/page.js';
+import { sendPage } from './paging.js';
 
 export function controlMerchantRoutes(routes: Routes, ctx: AppContext): void {
+  const format = (m: Readonly<Merchant>) => formatMerchant(m, walletsOf(ctx.store, m), ctx.store.balances);
   const view = (id: string) => {
-    const m = Object.hasOwn(ctx.store.data.merchants, id) ? ctx.store.data.merchants[id] : undefined;
+    const m = ctx.store.merchants.get(id);
     if (!m) throw notFound(`merchant ${id}`);
-    return formatMerchant(m, walletsByMerchant(ctx.store.data).get(m.id) ?? [], ctx.store.ix);
+    return format(m);
   };
 
+  // oldest first; a status filter is applied on the page's way (merchants are few per account)
   routes.get('/_sandbox/merchants', (req, res) => {
     const q = validateQuery<MerchantListControlQuery>(merchantListControlQuerySchema, req.query);
     const accountId = q.accountId?.toLowerCase();
-    const wallets = walletsByMerchant(ctx.store.data);
-    const list = Object.values(ctx.store.data.merchants)
-      .filter((m) => (!accountId || m.accountId === accountId) && (!q.status || m.status === q.status))
-      .map((m) => formatMerchant(m, wallets.get(m.id) ?? [], ctx.store.ix));
-    res.json(list);
+    const opts = { order: 'oldest', after: q.after } as const;
+    const source = accountId ? ctx.store.merchants.find('byAccount', accountId, opts) : ctx.store.merchants.scan(opts);
+    sendPage(req, res, takePage(source, q.limit, q.status ? (m) => m.status === q.status : undefined, 10 * q.limit), format);
   });
 
   routes.get('/_sandbox/merchants/:id', (req, res) => {

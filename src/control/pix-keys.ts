@@ -6,11 +6,16 @@ import { formatPixKey } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';
 import type { Routes } from '../http/routes.js';
 import { pixKeySchema, type PixKeyBody } from '../schemas/control.js';
+import { pageQuerySchema, type PageQuery } from '../schemas/paging.js';
+import { validateQuery } from '../schemas/validator.js';
+import { takePage } from '../store/page.js';
+import { sendPage } from './paging.js';
 import { clearPixKeys, findPixKey, putPixKey, removePixKey } from '../services/pix-keys.js';
 
 export function pixKeyRoutes(routes: Routes, ctx: AppContext): void {
-  routes.get('/_sandbox/pix-keys', (_req, res) => {
-    res.json(Object.values(ctx.store.data.pixKeys).map(formatPixKey));
+  routes.get('/_sandbox/pix-keys', (req, res) => {
+    const q = validateQuery<PageQuery>(pageQuerySchema, req.query);
+    sendPage(req, res, takePage(ctx.store.pixKeys.scan({ order: 'oldest', after: q.after }), q.limit), formatPixKey);
   });
 
   routes.post('/_sandbox/pix-keys', parseBody(), async (req, res) => {
@@ -26,7 +31,7 @@ export function pixKeyRoutes(routes: Routes, ctx: AppContext): void {
 
   routes.get('/_sandbox/pix-keys/:key', (req, res) => {
     const key = String(req.params.key);
-    const entry = findPixKey(ctx.store.data, key);
+    const entry = findPixKey(ctx.store, key);
     if (!entry) throw notFound(`PIX key ${key}`);
     res.json(formatPixKey(entry));
   });

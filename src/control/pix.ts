@@ -11,8 +11,7 @@ import { parseBody, readBody } from '../http/body.js';
 import type { Routes } from '../http/routes.js';
 import { PIX_PAY_BODY_LIMIT, pixPaySchema, type PixPayBody } from '../schemas/control.js';
 import { payCharge } from '../services/charges.js';
-import { ownRecord } from '../store/packed.js';
-import type { Data } from '../store/model.js';
+import type { Reads } from '../store/store.js';
 import { imageOf, qrTextOf } from './qr-image.js';
 
 const LOCATION_ID = /\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/?$/;
@@ -28,7 +27,7 @@ const invalidIn = (source: Source) => (reason: string) =>
   );
 
 /** The id of the charge a code belongs to; throws when the code cannot be paid. */
-export function chargeIdOfCode(data: Readonly<Data>, pixCode: string, source: Source = 'pixCode'): string {
+export function chargeIdOfCode(data: Reads, pixCode: string, source: Source = 'pixCode'): string {
   const invalid = invalidIn(source);
   const code = pixCode.trim();
   const parsed = parseBrCode(code);
@@ -37,7 +36,7 @@ export function chargeIdOfCode(data: Readonly<Data>, pixCode: string, source: So
   const location = parsed.merchantAccount['25'];
   if (!location) throw invalid('it is a static code (no location, item 26/25); only dynamic charge codes can be paid here');
   const id = LOCATION_ID.exec(location)?.[1]?.toLowerCase();
-  const t = id ? ownRecord(data.transactions, id) : undefined;
+  const t = id ? data.transactions.get(id) : undefined;
   if (!t || t.type !== 'CASH_IN') throw notFound(`the charge at location ${location}`);
   return t.id;
 }
@@ -48,8 +47,8 @@ export function controlPixRoutes(routes: Routes, ctx: AppContext): void {
     // the schema lets exactly one of the two through; the image is read before the store is
     const id =
       body.qrImage !== undefined
-        ? await qrTextOf(imageOf(body.qrImage)).then((code) => chargeIdOfCode(ctx.store.data, code, 'qrImage'))
-        : chargeIdOfCode(ctx.store.data, body.pixCode!);
+        ? await qrTextOf(imageOf(body.qrImage)).then((code) => chargeIdOfCode(ctx.store, code, 'qrImage'))
+        : chargeIdOfCode(ctx.store, body.pixCode!);
     const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
     res.json(formatTransaction(charge));
   });

@@ -7,7 +7,6 @@ import { formatAccount } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';
 import type { Routes } from '../http/routes.js';
 import { resetSchema, type ResetBody } from '../schemas/control.js';
-import { listAccounts } from '../services/accounts.js';
 import { resetSandbox, resolveFixtures } from '../services/reset.js';
 
 export function resetRoutes(routes: Routes, ctx: AppContext): void {
@@ -15,16 +14,16 @@ export function resetRoutes(routes: Routes, ctx: AppContext): void {
     const body = readBody<ResetBody>(req, res, resetSchema);
     const fixtures = await resolveFixtures(ctx, body.fixtures);
     const { movedAsideTo } = await resetSandbox(ctx, fixtures);
-    const data = ctx.store.data;
+    const store = ctx.store;
     res.json({
       status: 'reset',
       fixtures: typeof body.fixtures === 'string' ? body.fixtures : body.fixtures ? 'inline' : 'configured',
       // the old data file's new name, beside the data file (a name, not a path)
       movedAsideTo: movedAsideTo ? path.basename(movedAsideTo) : null,
-      accounts: listAccounts(data).map((a) => formatAccount(a, ctx.store.ix)),
-      pixKeys: Object.keys(data.pixKeys).length,
-      rules: Object.keys(data.rules).length,
-      webhookEndpoints: Object.keys(data.webhookEndpoints).length,
+      accounts: [...store.accounts.scan({ order: 'oldest' })].map((a) => formatAccount(a, store.balances)),
+      pixKeys: store.pixKeys.size,
+      rules: store.rules.size,
+      webhookEndpoints: store.webhookEndpoints.size,
     });
   });
 }

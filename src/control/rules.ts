@@ -2,18 +2,17 @@
 // POST appends a rule (201), or replaces the rule of the same id in place (200).
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
-import { orderedRules } from '../domain/rules.js';
 import { formatRule } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';
 import type { Routes } from '../http/routes.js';
 import { ruleInputSchema, type RuleInput } from '../schemas/control.js';
-import { clearRules, putRule, removeRule } from '../services/rules.js';
+import { clearRules, putRule, removeRule, rulesInOrder } from '../services/rules.js';
 
 const RULE_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 export function ruleRoutes(routes: Routes, ctx: AppContext): void {
   routes.get('/_sandbox/rules', (_req, res) => {
-    res.json(orderedRules(ctx.store.data.rules).map(formatRule));
+    res.json([...rulesInOrder(ctx.store)].map(formatRule));
   });
 
   routes.post('/_sandbox/rules', parseBody(), async (req, res) => {

@@ -1,44 +1,57 @@
-// /_sandbox/transactions (CONTRACT §12): every account's transactions, newest first, filtered
-// by accountId, type, status and externalId, at most `limit` (default 100, max 1000); and one
-// transaction in full (an extension for the dashboard): the record, its QR image, its ledger
-// entries and its events.
+// /_sandbox/transactions (docs/control-api.md): every account's transactions, newest first (by creation
+// order: tenants' clocks may differ), filtered by accountId, type, status and externalId, a page of
+// at most `limit` (default 100, max 1000) at a time; and one transaction in full (an extension for
+// the dashboard): the record, its QR image, its ledger entries and its events. Each filter is
+// served by a declared index (store/schema.ts), so a page costs its limit, not the store's size.
 import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';
 import { formatTransaction, formatTransactionDetail } from '../format/control.js';
 import { uuidParam, type Routes } from '../http/routes.js';
 import { transactionListQuerySchema, type TransactionListQuery } from '../schemas/control.js';
 import { validateQuery } from '../schemas/validator.js';
-import type { Transaction } from '../store/model.js';
-import { ownRecord } from '../store/packed.js';
+import type { Transaction, TransactionStatus, TransactionType } from '../store/model.js';
+import { mergeBySeq, takePage, type Page } from '../store/page.js';
+import { accountStatusKey } from '../store/schema.js';
+import type { Reads } from '../store/store.js';
+import { sendPage } from './paging.js';
 
-export function listTransactions(data: { transactions: Record<string, Transaction> }, q: TransactionListQuery): Transaction[] {
+const STATUSES: Record<TransactionType, TransactionStatus[]> = {
+  CASH_IN: ['WAITING_PAYMENT', 'PAID', 'EXPIRED', 'CANCELLED'],
+  CASH_OUT: ['PROCESSING', 'COMPLETED', 'FAILED'],
+};
+/** records looked at for one page when a filter is applied beyond the index (externalId with others) */
+const BUDGET = 5_000;
+
+/** The transactions a query asks for, one page, through the index that answers it. */
+export function listTransactions(data: Reads, q: TransactionListQuery): Page<Readonly<Transaction>> {
   const accountId = q.accountId?.toLowerCase();
-  const all = Object.values(data.transactions);
-  const out: Transaction[] = [];
-  // records are kept in creation order: walking backwards gives newest first without a sort
-  for (let i = all.length - 1; i >= 0; i--) {
-    const t = all[i]!;
-    if (accountId && t.accountId !== accountId) continue;
-    if (q.type && t.type !== q.type) continue;
-    if (q.status && t.status !== q.status) continue;
-    if (q.externalId && (t.type !== 'CASH_IN' || t.externalId !== q.externalId)) continue;
-    out.push(t);
+  const opts = { after: q.after };
+  const tx = data.transactions;
+  if (q.type && q.status && !STATUSES[q.type].includes(q.status)) return { items: [], next: null };
+  const statuses = q.status ? [q.status] : q.type ? STATUSES[q.type] : null;
+  if (q.externalId) {
+    const keep = (t: Readonly<Transaction>) => (!accountId || t.accountId === accountId) && (!statuses || statuses.includes(t.status));
+    return takePage(tx.find('byExternalId', q.externalId, opts), q.limit, keep, BUDGET);
   }
-  // stable: records created within the same millisecond keep their creation order
-  out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-  return out.slice(0, q.limit);
+  if (accountId && statuses)
+    return takePage(mergeBySeq(statuses.map((s) => tx.find('byAccountStatus', accountStatusKey(accountId, s), opts))), q.limit);
+  if (accountId) return takePage(tx.find('byAccount', accountId, opts), q.limit);
+  if (statuses) return takePage(mergeBySeq(statuses.map((s) => tx.find('byStatus', s, opts))), q.limit);
+  return takePage(tx.scan(opts), q.limit);
 }
 
 export function controlTransactionRoutes(routes: Routes, ctx: AppContext): void {
   routes.get('/_sandbox/transactions', (req, res) => {
     const q = validateQuery<TransactionListQuery>(transactionListQuerySchema, req.query);
-    res.json(listTransactions(ctx.store.data, q).map(formatTransaction));
+    sendPage(req, res, listTransactions(ctx.store, q), formatTransaction);
   });
 
   routes.get('/_sandbox/transactions/:id', (req, res) => {
     const id = uuidParam(req, 'id');
-    const t = ownRecord(ctx.store.data.transactions, id);
+    const { transactions, ledger, events } = ctx.store;
+    const t = transactions.get(id);
     if (!t) throw notFound(`transaction ${id}`);
-    res.json(formatTransactionDetail(t, ctx.store.data));
+    const oldest = { order: 'oldest' } as const;
+    res.json(formatTransactionDetail(t, ledger.find('byTransaction', id, oldest), events.find('byTransaction', id, oldest)));
   });
 }

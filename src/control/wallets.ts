@@ -8,13 +8,13 @@ import { adjustWallet, requireWallet } from '../services/adjustments.js';
 
 export function walletRoutes(routes: Routes, ctx: AppContext): void {
   routes.get('/_sandbox/wallets/:walletId', (req, res) => {
-    res.json(formatWallet(requireWallet(ctx.store, uuidParam(req, 'walletId')), ctx.store.ix));
+    res.json(formatWallet(requireWallet(ctx.store, uuidParam(req, 'walletId')), ctx.store.balances));
   });
 
   routes.post('/_sandbox/wallets/:walletId/credit', parseBody(), async (req, res) => {
     const id = uuidParam(req, 'walletId');
     const body = readBody<CreditBody>(req, res, creditSchema);
     await ctx.store.commit((tx) => adjustWallet(tx, ctx, id, body.amount, body.description));
-    res.json(formatWallet(requireWallet(ctx.store, id), ctx.store.ix));
+    res.json(formatWallet(requireWallet(ctx.store, id), ctx.store.balances));
   });
 }

@@ -4,7 +4,7 @@ import type { ErrorDetail } from './errors.js';
 import { documentIssues } from './documents.js';
 import { ISPBS } from './end-to-end.js';
 import { chargeTransition } from './transitions.js';
-import type { Charge, Customer, Party, ScheduledOutcome, SplitShare, TransactionError } from '../store/model.js';
+import type { Charge, Customer, New, Party, ScheduledOutcome, SplitShare, TransactionError } from '../store/model.js';
 
 export const DEFAULT_EXPIRATION_SECONDS = 86_400;
 /** The merchant city of every BR Code the sandbox emits (the spec has no field for it). */
@@ -49,13 +49,13 @@ export interface NewCharge {
   now: Date;
 }
 
-export function buildCharge(n: NewCharge): Charge {
+export function buildCharge(n: NewCharge): New<Charge> {
   const at = n.now.toISOString();
   const expiration = n.input.expiration ?? DEFAULT_EXPIRATION_SECONDS;
   const customer: Customer = { name: n.input.customer.name, document: n.input.customer.document };
   if (n.input.customer.email !== undefined) customer.email = n.input.customer.email;
   if (n.input.customer.phone !== undefined) customer.phone = n.input.customer.phone;
-  const charge: Charge = {
+  const charge: New<Charge> = {
     id: n.id,
     type: 'CASH_IN',
     accountId: n.accountId,
@@ -83,7 +83,7 @@ function digits(random: () => number, n: number): string {
 }
 
 /** Who paid, when the payer is not given: the charge's customer, at a real bank. */
-export function defaultPayer(charge: Charge, given: Partial<Party> | undefined, random: () => number): Party {
+export function defaultPayer(charge: Readonly<New<Charge>>, given: Partial<Party> | undefined, random: () => number): Party {
   const banks = Object.keys(ISPBS);
   return {
     name: given?.name ?? charge.customer.name,
@@ -94,7 +94,7 @@ export function defaultPayer(charge: Charge, given: Partial<Party> | undefined, 
   };
 }
 
-export function paidCharge(charge: Charge, payer: Party, endToEndId: string, at: string): Charge {
+export function paidCharge(charge: Readonly<New<Charge>>, payer: Party, endToEndId: string, at: string): New<Charge> {
   const status = chargeTransition(charge.status, 'pay');
   return { ...charge, status, payer, endToEndId, paidAt: at, updatedAt: at };
 }
@@ -105,12 +105,12 @@ const CLOSING_ERRORS: Record<'expire' | 'cancel', TransactionError> = {
 };
 
 /** EXPIRED or CANCELLED, with the error that the lookup reports. */
-export function closedCharge(charge: Charge, action: 'expire' | 'cancel', at: string): Charge {
+export function closedCharge(charge: Readonly<New<Charge>>, action: 'expire' | 'cancel', at: string): New<Charge> {
   const status = chargeTransition(charge.status, action);
   return { ...charge, status, error: { ...CLOSING_ERRORS[action] }, updatedAt: at };
 }
 
 /** The cents that stay with the charge's receiver once every split share is taken out. */
-export function receiverShare(charge: Charge): number {
+export function receiverShare(charge: Readonly<New<Charge>>): number {
   return charge.amount - charge.split.reduce((sum, s) => sum + s.share, 0);
 }

@@ -2,7 +2,7 @@
 // tick and a clock jump run the same code. Every action closes its transaction, so only the
 // earliest due action of each one matters: when the clock jumps past both an outcome at +5 s and
 // an expiry at +60 s, the outcome happens and the expiry no longer applies.
-import type { Transaction } from '../store/model.js';
+import type { New, Transaction } from '../store/model.js';
 
 export type DueKind = 'pay' | 'expire' | 'cancel' | 'settle';
 
@@ -13,14 +13,8 @@ export interface DueAction {
   at: string;
 }
 
-export interface DueState {
-  transactions: Readonly<Record<string, Transaction>>;
-  /** ids of the transactions that can still change (store.ix.openTransactions) */
-  open: Iterable<string>;
-}
-
 /** The action a transaction is waiting for, due or not; null when nothing will happen on its own. */
-export function nextAction(t: Transaction): DueAction | null {
+export function nextAction(t: Readonly<New<Transaction>>): DueAction | null {
   const outcome = t.outcome;
   if (t.type === 'CASH_IN') {
     if (t.status !== 'WAITING_PAYMENT') return null;
@@ -37,13 +31,14 @@ export function nextAction(t: Transaction): DueAction | null {
   return { kind: 'settle', transactionId: t.id, at: t.settleAt };
 }
 
-/** Every action due at `now`, oldest first (ISO 8601 UTC strings order as their instants do). */
-export function dueActions(state: DueState, now: Date): DueAction[] {
+/**
+ * Every action due at `now` among `candidates` (the store's due index gives only those whose next
+ * action falls due by now), oldest first (ISO 8601 UTC strings order as their instants do).
+ */
+export function dueActions(candidates: Iterable<Readonly<New<Transaction>>>, now: Date): DueAction[] {
   const nowIso = now.toISOString();
   const out: DueAction[] = [];
-  for (const id of state.open) {
-    const t = state.transactions[id];
-    if (!t) continue;
+  for (const t of candidates) {
     const next = nextAction(t);
     if (next && next.at <= nowIso) out.push(next);
   }

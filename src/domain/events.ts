@@ -1,5 +1,5 @@
 // Webhook events (CONTRACT §8): one per transaction status change, creation included.
-import type { EventType, Transaction, WebhookEventData } from '../store/model.js';
+import type { EventType, New, Transaction, WebhookEventData } from '../store/model.js';
 
 const NAMES: Record<Transaction['status'], EventType | null> = {
   WAITING_PAYMENT: 'cashin.created',
@@ -22,10 +22,10 @@ export const EVENT_TYPES: EventType[] = [
 ];
 
 /** The event named by a transaction's current status. */
-export const eventTypeFor = (t: Transaction): EventType => NAMES[t.status]!;
+export const eventTypeFor = (t: Readonly<New<Transaction>>): EventType => NAMES[t.status]!;
 
 /** The event's data: the transaction's own state, with the settlement fields that apply. */
-export function eventData(t: Transaction): WebhookEventData {
+export function eventData(t: Readonly<New<Transaction>>): WebhookEventData {
   const data: WebhookEventData = { transactionId: t.id, type: t.type, status: t.status, amount: t.amount };
   if (t.type === 'CASH_IN') {
     if (t.externalId !== undefined) data.externalId = t.externalId;

@@ -2,7 +2,7 @@
 // answer, and the body fingerprint that tells a replay from a reuse of the key.
 import { createHash } from 'node:crypto';
 import { SandboxError } from './errors.js';
-import type { IdempotencyRecord } from '../store/model.js';
+import type { IdempotencyRecord, New } from '../store/model.js';
 
 export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
 export const REPLAYED_HEADER = 'x-sandbox-idempotent-replayed';
@@ -53,7 +53,7 @@ export interface NewIdempotencyRecord {
   now: Date;
 }
 
-export function buildIdempotencyRecord(n: NewIdempotencyRecord): IdempotencyRecord {
+export function buildIdempotencyRecord(n: NewIdempotencyRecord): New<IdempotencyRecord> {
   return {
     id: idempotencyRecordId(n.principalId, n.key),
     principalId: n.principalId,
@@ -67,12 +67,16 @@ export function buildIdempotencyRecord(n: NewIdempotencyRecord): IdempotencyReco
 }
 
 /** A record past its 24 hours no longer binds the key, even before the worker prunes it. */
-export const isLive = (r: IdempotencyRecord, nowIso: string): boolean => r.expiresAt > nowIso;
+export const isLive = (r: Readonly<New<IdempotencyRecord>>, nowIso: string): boolean => r.expiresAt > nowIso;
 
 export type IdempotencyDecision = { kind: 'new' } | { kind: 'replay'; statusCode: number; body: unknown };
 
 /** What to do with a request, given the record its key names (if any). */
-export function idempotencyDecision(record: IdempotencyRecord | undefined, hash: string, nowIso: string): IdempotencyDecision {
+export function idempotencyDecision(
+  record: Readonly<New<IdempotencyRecord>> | undefined,
+  hash: string,
+  nowIso: string,
+): IdempotencyDecision {
   if (!record || !isLive(record, nowIso)) return { kind: 'new' };
   if (record.bodyHash !== hash)
     throw new SandboxError(
@@ -80,11 +84,4 @@ export function idempotencyDecision(record: IdempotencyRecord | undefined, hash:
       `the ${IDEMPOTENCY_HEADER} ${record.key} was already used with another request body; use a new key for a new transfer`,
     );
   return { kind: 'replay', statusCode: record.statusCode, body: record.body };
-}
-
-/** Ids of the records whose 24 hours have passed. */
-export function expiredIdempotencyRecords(records: Readonly<Record<string, IdempotencyRecord>>, nowIso: string): string[] {
-  const out: string[] = [];
-  for (const id in records) if (!isLive(records[id]!, nowIso)) out.push(id);
-  return out;
 }

@@ -24,14 +24,14 @@ export function ruleMatches(match: RuleMatch, s: RuleSubject): boolean {
   return true;
 }
 
-/** Rules in evaluation order. */
-export function orderedRules(rules: Record<string, Rule>): Rule[] {
-  return Object.values(rules).sort((a, b) => a.seq - b.seq);
-}
-
-/** The outcome the first matching rule schedules, or undefined when none matches. */
-export function scheduleOutcome(rules: Rule[], s: RuleSubject, now: Date): ScheduledOutcome | undefined {
-  const rule = rules.find((r) => ruleMatches(r.match, s));
+/** The outcome the first matching rule schedules, or undefined when none matches; `rules` in evaluation order. */
+export function scheduleOutcome(rules: Iterable<Readonly<Rule>>, s: RuleSubject, now: Date): ScheduledOutcome | undefined {
+  let rule: Readonly<Rule> | undefined;
+  for (const r of rules) {
+    if (!ruleMatches(r.match, s)) continue;
+    rule = r;
+    break;
+  }
   if (!rule) return undefined;
   const { action, afterSeconds = 0, code, message, payer } = rule.outcome;
   const out: ScheduledOutcome = { ruleId: rule.id, action };

@@ -5,7 +5,7 @@ import { documentTypeOf, generateCpf } from './documents.js';
 import { ISPBS } from './end-to-end.js';
 import { normalizeKey, normalizeKeyType, validatePixKey } from './pix-keys.js';
 import { transferTransition } from './transitions.js';
-import type { PixKeyEntry, ScheduledOutcome, Transfer, TransferDetails, TransactionError } from '../store/model.js';
+import type { New, PixKeyEntry, ScheduledOutcome, Transfer, TransferDetails, TransactionError } from '../store/model.js';
 import { MAX_AMOUNT } from '../schemas/public.js';
 import { seededRandom } from './random.js';
 
@@ -69,9 +69,9 @@ export interface NewTransfer {
   now: Date;
 }
 
-export function buildTransfer(n: NewTransfer): Transfer {
+export function buildTransfer(n: NewTransfer): New<Transfer> {
   const at = n.now.toISOString();
-  const t: Transfer = {
+  const t: New<Transfer> = {
     id: n.id,
     type: 'CASH_OUT',
     accountId: n.accountId,
@@ -94,7 +94,7 @@ export function buildTransfer(n: NewTransfer): Transfer {
  * key is owned by that document, and any other key by details.document (or a generated CPF).
  * Bank details the directory does not give are derived from the key, so they never change.
  */
-export function keyOwner(details: TransferDetails, entry: PixKeyEntry | null): Receiver {
+export function keyOwner(details: TransferDetails, entry: Readonly<New<PixKeyEntry>> | null): Receiver {
   const random = seededRandom(`${details.keyType}:${details.key}`);
   const generatedCpf = generateCpf(random);
   const banks = Object.keys(ISPBS);
@@ -118,7 +118,7 @@ export type Settlement = { status: 'COMPLETED'; receiver: Receiver } | { status:
 export const DEFAULT_FAILURE: TransactionError = { code: 'TRANSFER_FAILED', message: 'the receiving institution refused the transfer' };
 
 /** What settlement by the clock decides: the outcome rule when one matched, else the directory. */
-export function settlementOf(t: Transfer, entry: PixKeyEntry | null): Settlement {
+export function settlementOf(t: Readonly<New<Transfer>>, entry: Readonly<New<PixKeyEntry>> | null): Settlement {
   if (t.outcome?.action === 'complete') return { status: 'COMPLETED', receiver: keyOwner(t.details, entry) };
   if (t.outcome?.action === 'fail')
     return {
@@ -136,12 +136,12 @@ export function settlementOf(t: Transfer, entry: PixKeyEntry | null): Settlement
   return { status: 'COMPLETED', receiver };
 }
 
-export function completedTransfer(t: Transfer, receiver: Receiver, endToEndId: string, at: string): Transfer {
+export function completedTransfer(t: Readonly<New<Transfer>>, receiver: Receiver, endToEndId: string, at: string): New<Transfer> {
   const status = transferTransition(t.status, 'complete');
   return { ...t, status, receiver, endToEndId, settledAt: at, updatedAt: at };
 }
 
-export function failedTransfer(t: Transfer, error: TransactionError, at: string): Transfer {
+export function failedTransfer(t: Readonly<New<Transfer>>, error: TransactionError, at: string): New<Transfer> {
   const status = transferTransition(t.status, 'fail');
   return { ...t, status, error: { code: error.code, message: error.message }, settledAt: at, updatedAt: at };
 }

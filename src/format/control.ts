@@ -1,12 +1,30 @@
 // Views of the control API (CONTRACT §12): plain JSON, no envelope. These are sandbox-only
-// shapes, so they show internal fields a tester wants to see, but never a secret hash.
-import type { Indexes } from '../store/indexes.js';
-import type { Account, Data, Fault, LedgerEntry, Merchant, PixKeyEntry, Rule, Transaction, Wallet, WebhookEvent } from '../store/model.js';
+// shapes, so they show internal fields a tester wants to see, but never a secret hash. The
+// store's creation sequence (`seq`) stays inside: a list's order and its cursor carry it.
+import type { BalanceReader } from '../store/balances.js';
+import type {
+  Account,
+  Fault,
+  LedgerEntry,
+  Merchant,
+  PixKeyEntry,
+  Rule,
+  Stored,
+  Transaction,
+  Wallet,
+  WebhookEvent,
+} from '../store/model.js';
 import { accountRef, walletRef } from '../domain/ledger.js';
 import { renderQrDataUrl } from './qr.js';
 import { merchantFields } from './merchants.js';
 
-export function formatAccount(a: Account, ix: Indexes, clientSecret?: string) {
+/** A record as the control API shows it: everything but the store's own sequence number. */
+export function withoutSeq<T extends Stored>(r: Readonly<T>): Omit<T, 'seq'> {
+  const { seq, ...rest } = r;
+  return rest;
+}
+
+export function formatAccount(a: Readonly<Account>, balances: BalanceReader, clientSecret?: string) {
   return {
     id: a.id,
     name: a.name,
@@ -15,37 +33,26 @@ export function formatAccount(a: Account, ix: Indexes, clientSecret?: string) {
     splitEnabled: a.splitEnabled,
     autoPayAfterSeconds: a.autoPayAfterSeconds,
     settleAfterSeconds: a.settleAfterSeconds,
-    balance: ix.balance(accountRef(a.id)),
+    balance: balances.of(accountRef(a.id)),
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };
 }
 
-export function formatWallet(w: Wallet, ix: Indexes) {
+export function formatWallet(w: Readonly<Wallet>, balances: BalanceReader) {
   return {
     walletId: w.id,
     accountId: w.accountId,
     merchantId: w.merchantId,
     name: w.name,
-    balance: ix.balance(walletRef(w.id)),
+    balance: balances.of(walletRef(w.id)),
     currency: w.currency,
     createdAt: w.createdAt,
   };
 }
 
-/** Wallets grouped by merchant, so that a list of merchants reads the wallets once. */
-export function walletsByMerchant(data: Data): Map<string, Wallet[]> {
-  const out = new Map<string, Wallet[]>();
-  for (const w of Object.values(data.wallets)) {
-    const list = out.get(w.merchantId);
-    if (list) list.push(w);
-    else out.set(w.merchantId, [w]);
-  }
-  return out;
-}
-
-export function formatMerchant(m: Merchant, walletsOfMerchant: Wallet[], ix: Indexes) {
-  const wallets = walletsOfMerchant.map((w) => formatWallet(w, ix));
+export function formatMerchant(m: Readonly<Merchant>, walletsOfMerchant: readonly Readonly<Wallet>[], balances: BalanceReader) {
+  const wallets = walletsOfMerchant.map((w) => formatWallet(w, balances));
   return {
     id: m.id,
     accountId: m.accountId,
@@ -59,27 +66,29 @@ export function formatMerchant(m: Merchant, walletsOfMerchant: Wallet[], ix: Ind
 }
 
 /** The whole record as stored (a control view may show everything but secrets; records hold none). */
-export function formatTransaction(t: Transaction) {
-  return { ...t };
+export function formatTransaction(t: Readonly<Transaction>) {
+  return withoutSeq(t);
 }
 
 /** One transaction with what a dashboard shows next to it: its QR image, ledger entries and events. */
-export function formatTransactionDetail(t: Transaction, data: Data) {
-  const ledger: LedgerEntry[] = Object.values(data.ledger).filter((e) => e.transactionId === t.id);
-  const events: WebhookEvent[] = Object.values(data.events).filter((e) => e.transactionId === t.id);
+export function formatTransactionDetail(
+  t: Readonly<Transaction>,
+  ledger: Iterable<Readonly<LedgerEntry>>,
+  events: Iterable<Readonly<WebhookEvent>>,
+) {
   return {
-    ...t,
+    ...withoutSeq(t),
     ...(t.type === 'CASH_IN' ? { qrCode: renderQrDataUrl(t.pixCode) } : {}),
-    ledger,
-    events,
+    ledger: [...ledger].map((e) => withoutSeq(e)),
+    events: [...events].map((e) => withoutSeq(e)),
   };
 }
 
-export function formatPixKey(k: PixKeyEntry) {
+export function formatPixKey(k: Readonly<PixKeyEntry>) {
   return { key: k.key, keyType: k.keyType, owner: k.owner, unknown: k.unknown, createdAt: k.createdAt };
 }
 
-export function formatRule(r: Rule) {
+export function formatRule(r: Readonly<Rule>) {
   return {
     id: r.id,
     ...(r.description !== undefined ? { description: r.description } : {}),
@@ -89,7 +98,7 @@ export function formatRule(r: Rule) {
   };
 }
 
-export function formatFault(f: Fault) {
+export function formatFault(f: Readonly<Fault>) {
   return {
     id: f.id,
     method: f.method,

@@ -8,8 +8,8 @@ import { tokenKeys, VERIFIED_MAX, type TokenClaims, type TokenKeys } from './tok
 
 export interface AuthPrincipal {
   kind: 'account' | 'merchant';
-  account: Account;
-  merchant: Merchant | null;
+  account: Readonly<Account>;
+  merchant: Readonly<Merchant> | null;
   /** the merchant's id for a merchant token, else the account's */
   id: string;
 }
@@ -61,9 +61,9 @@ export function authenticate(ctx: AppContext): RequestHandler {
         return next(new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one'));
       return next(new SandboxError('INVALID_TOKEN', 'the access token is not valid'));
     }
-    const account = typeof claims.acc === 'string' ? ctx.store.data.accounts[claims.acc] : undefined;
-    const merchant = typeof claims.mer === 'string' ? ctx.store.data.merchants[claims.mer] : undefined;
-    if (!account || !Object.hasOwn(ctx.store.data.accounts, claims.acc) || (claims.mer && (!merchant || merchant.accountId !== account.id)))
+    const account = typeof claims.acc === 'string' ? ctx.store.accounts.get(claims.acc) : undefined;
+    const merchant = typeof claims.mer === 'string' ? ctx.store.merchants.get(claims.mer) : undefined;
+    if (!account || (claims.mer && (!merchant || merchant.accountId !== account.id)))
       return next(new SandboxError('INVALID_TOKEN', 'the access token belongs to a client that no longer exists'));
     if (merchant && merchant.status !== 'ACTIVE')
       return next(

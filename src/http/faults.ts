@@ -17,8 +17,8 @@ import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import type { FaultBody } from '../schemas/control.js';
-import type { Fault } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { Fault, New } from '../store/model.js';
+import type { Reads, Tx } from '../store/store.js';
 import { sendError } from './errors.js';
 
 const EXEMPT = /^\/_sandbox\/(faults(\/.*)?|health)\/?$/;
@@ -59,10 +59,10 @@ export function faultMatches(f: Fault, method: string, path: string): boolean {
   return pathMatches(f.path, path);
 }
 
-export function createFault(tx: Tx, ctx: AppContext, body: FaultBody): Fault {
+export function createFault(tx: Tx, ctx: AppContext, body: FaultBody): Readonly<Fault> {
   const status = body.status ?? 0;
   const code = status === 0 ? '' : (body.code ?? DEFAULT_CODES[status] ?? 'INJECTED_FAULT');
-  const fault: Fault = {
+  const fault: New<Fault> = {
     id: ctx.newId(),
     method: body.method ? body.method.toUpperCase() : null,
     path: body.path,
@@ -75,27 +75,25 @@ export function createFault(tx: Tx, ctx: AppContext, body: FaultBody): Fault {
     hits: 0,
     createdAt: ctx.clock.nowIso(),
   };
-  tx.put('faults', fault);
-  return fault;
+  return tx.put('faults', fault);
 }
 
-export function removeFault(tx: Tx, id: string): Fault {
-  const f = Object.hasOwn(tx.data.faults, id) ? tx.data.faults[id] : undefined;
+export function removeFault(tx: Tx, id: string): Readonly<Fault> {
+  const f = tx.remove('faults', id);
   if (!f) throw notFound(`fault ${id}`);
-  tx.remove('faults', id);
   return f;
 }
 
 export function clearFaults(tx: Tx): void {
-  for (const id of Object.keys(tx.data.faults)) tx.remove('faults', id);
+  for (const f of tx.faults.scan()) tx.remove('faults', f.id);
 }
 
-/** Faults in creation order (records are kept in insertion order; createdAt breaks no ties). */
-export const listFaults = (data: Tx['data']): Fault[] => Object.values(data.faults);
+/** Faults in creation order (the first that matches wins). */
+export const listFaults = (data: Reads): Iterable<Readonly<Fault>> => data.faults.scan({ order: 'oldest' });
 
 /** Spends one firing of the fault (a spent fault is removed); null when it is gone meanwhile. */
-function fire(tx: Tx, id: string): Fault | null {
-  const f = Object.hasOwn(tx.data.faults, id) ? tx.data.faults[id] : undefined;
+function fire(tx: Tx, id: string): Readonly<Fault> | null {
+  const f = tx.faults.get(id);
   if (!f) return null;
   const next: Fault = { ...f, hits: f.hits + 1, remaining: f.remaining === null ? null : f.remaining - 1 };
   if (next.remaining !== null && next.remaining <= 0) tx.remove('faults', id);
@@ -108,7 +106,12 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export function faultStage(ctx: AppContext): RequestHandler {
   const inject = async (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) => {
     try {
-      const candidate = listFaults(ctx.store.data).find((f) => faultMatches(f, req.method, req.path));
+      let candidate: Readonly<Fault> | undefined;
+      for (const f of listFaults(ctx.store)) {
+        if (!faultMatches(f, req.method, req.path)) continue;
+        candidate = f;
+        break;
+      }
       if (!candidate) return next();
       if (candidate.probability < 1 && ctx.random.fault() >= candidate.probability) return next();
       const fault = await ctx.store.commit((tx) => fire(tx, candidate.id));
@@ -121,15 +124,9 @@ export function faultStage(ctx: AppContext): RequestHandler {
       next(e);
     }
   };
-  // synchronous in the common case (no fault at all: one property lookup, no promise made)
+  // synchronous in the common case (no fault at all: one property read, no promise made)
   return (req, res, next) => {
-    const faults = ctx.store.data.faults;
-    let any = false;
-    for (const _ in faults) {
-      any = true;
-      break;
-    }
-    if (!any || EXEMPT.test(req.path)) return next();
+    if (ctx.store.faults.size === 0 || EXEMPT.test(req.path)) return next();
     void inject(req, res, next);
   };
 }

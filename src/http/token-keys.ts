@@ -28,7 +28,7 @@ export interface TokenKeys {
 export const VERIFIED_MAX = 10_000;
 
 export function tokenKeys(ctx: AppContext): TokenKeys {
-  const secret = ctx.store.data.meta.signingSecret;
+  const secret = ctx.store.meta.signingSecret;
   if (ctx.tokenKeys?.secret !== secret) ctx.tokenKeys = { secret, key: createSecretKey(Buffer.from(secret)), verified: new Map() };
   return ctx.tokenKeys;
 }

@@ -1,5 +1,7 @@
 // JSON Schemas of the control API's bodies (CONTRACT §7b, §12). Same validator, same error
 // shape and same OpenAPI document as the public API.
+import type { TransactionStatus } from '../store/model.js';
+import { cursorParam, pageLimit, pageQuerySchema, type PageQuery } from './paging.js';
 import { digitsDocument, pixKeyTypeSchema, UUID_PATTERN, uuidParam } from './public.js';
 
 /** A party of a PIX payment (a payer, a key's owner): the fields of the spec's payer object. */
@@ -202,9 +204,13 @@ export type MerchantStatusBody = { status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' }
 
 export const merchantListControlQuerySchema = {
   type: 'object',
-  properties: { accountId: uuidParam, status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] } },
+  properties: {
+    accountId: uuidParam,
+    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] },
+    ...pageQuerySchema.properties,
+  },
 } as const;
-export type MerchantListControlQuery = { accountId?: string; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+export type MerchantListControlQuery = PageQuery & { accountId?: string; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
 
 export const transactionListQuerySchema = {
   type: 'object',
@@ -213,15 +219,15 @@ export const transactionListQuerySchema = {
     type: { type: 'string', enum: ['CASH_IN', 'CASH_OUT'] },
     status: { type: 'string', enum: ['WAITING_PAYMENT', 'PAID', 'EXPIRED', 'CANCELLED', 'PROCESSING', 'COMPLETED', 'FAILED'] },
     externalId: { type: 'string', minLength: 1, maxLength: 64 },
-    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, 'x-message': 'must be an integer from 1 to 1000' },
+    limit: pageLimit(100),
+    after: cursorParam,
   },
 } as const;
-export type TransactionListQuery = {
+export type TransactionListQuery = PageQuery & {
   accountId?: string;
   type?: 'CASH_IN' | 'CASH_OUT';
-  status?: string;
+  status?: TransactionStatus;
   externalId?: string;
-  limit: number;
 };
 
 export const chargePaySchema = {

@@ -30,9 +30,16 @@ import {
 } from './public.js';
 import type { ErrorCode } from '../domain/errors.js';
 import { REPLAYED_HEADER } from '../domain/idempotency.js';
+import { pageQuerySchema, paged } from './paging.js';
 import * as R from './responses.js';
 import type { JsonSchema } from './responses.js';
-import { deliveriesQuerySchema, fireInputSchema, webhookEndpointInputSchema, webhookEndpointsQuerySchema } from './webhooks.js';
+import {
+  deliveriesQuerySchema,
+  fireInputSchema,
+  webhookEndpointInputSchema,
+  webhookEndpointListQuerySchema,
+  webhookEndpointsQuerySchema,
+} from './webhooks.js';
 
 export interface ResponseHeader {
   description: string;
@@ -280,8 +287,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/accounts',
     tag: C('accounts'),
-    summary: 'Every account',
-    responses: { 200: ok(list(R.accountSchema)) },
+    summary: 'Every account, oldest first (pages of up to 1,000)',
+    query: pageQuerySchema,
+    responses: { 200: paged(R.accountSchema) },
   }),
   adminOp({
     method: 'post',
@@ -333,9 +341,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/merchants',
     tag: C('accounts'),
-    summary: "Every account's merchants, with wallets",
+    summary: "Every account's merchants, with wallets, oldest first (pages of up to 1,000)",
     query: merchantListControlQuerySchema,
-    responses: { 200: ok(list(R.controlMerchantSchema)) },
+    responses: { 200: paged(R.controlMerchantSchema) },
   }),
   adminOp({
     method: 'get',
@@ -357,9 +365,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/transactions',
     tag: C('transactions'),
-    summary: 'Transactions, newest first',
+    summary: 'Transactions, newest first (by creation), a page at a time',
     query: transactionListQuerySchema,
-    responses: { 200: ok(list(R.transactionSchema)) },
+    responses: { 200: paged(R.transactionSchema) },
   }),
   adminOp({
     method: 'get',
@@ -430,8 +438,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/pix-keys',
     tag: C('pix keys'),
-    summary: 'The PIX key directory',
-    responses: { 200: ok(list(R.pixKeyViewSchema)) },
+    summary: 'The PIX key directory, oldest first (pages of up to 1,000)',
+    query: pageQuerySchema,
+    responses: { 200: paged(R.pixKeyViewSchema) },
   }),
   adminOp({
     method: 'post',
@@ -494,9 +503,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/webhooks',
     tag: C('webhooks'),
-    summary: 'Webhook endpoints (secrets included)',
-    query: webhookEndpointsQuerySchema,
-    responses: { 200: ok(list(R.webhookEndpointSchema)) },
+    summary: 'Webhook endpoints (secrets included), oldest first (pages of up to 1,000)',
+    query: webhookEndpointListQuerySchema,
+    responses: { 200: paged(R.webhookEndpointSchema) },
   }),
   adminOp({
     method: 'post',
@@ -518,9 +527,9 @@ export const CONTROL_OPERATIONS: Operation[] = [
     method: 'get',
     path: '/_sandbox/webhooks/deliveries',
     tag: C('webhooks'),
-    summary: 'The delivery log, newest first',
+    summary: 'The delivery log, newest first (by creation), a page at a time',
     query: deliveriesQuerySchema,
-    responses: { 200: ok(list(R.deliverySchema)) },
+    responses: { 200: paged(R.deliverySchema) },
   }),
   adminOp({
     method: 'get',

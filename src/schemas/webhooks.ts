@@ -2,6 +2,7 @@
 // delivery log's query, and firing an event.
 import { EVENT_TYPES } from '../domain/events.js';
 import type { EventType } from '../store/model.js';
+import { cursorParam, pageQuerySchema, type PageQuery } from './paging.js';
 import { UUID_PATTERN } from './public.js';
 
 const uuid = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
@@ -42,6 +43,13 @@ export const webhookEndpointsQuerySchema = {
   properties: { accountId: uuid },
 } as const;
 
+/** The endpoint list pages like every list that can grow (docs/store.md). */
+export const webhookEndpointListQuerySchema = {
+  type: 'object',
+  properties: { ...webhookEndpointsQuerySchema.properties, ...pageQuerySchema.properties },
+} as const;
+export type WebhookEndpointListQuery = PageQuery & { accountId?: string };
+
 export const deliveriesQuerySchema = {
   type: 'object',
   properties: {
@@ -52,6 +60,7 @@ export const deliveriesQuerySchema = {
     status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD'] },
     eventType,
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    after: cursorParam,
   },
 } as const;
 
@@ -63,6 +72,7 @@ export interface DeliveriesQuery {
   status?: 'PENDING' | 'DELIVERED' | 'DEAD';
   eventType?: EventType;
   limit: number;
+  after?: number;
 }
 
 export const fireInputSchema = {

@@ -4,11 +4,11 @@ import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import { accountRef } from '../domain/ledger.js';
 import type { AccountCreateBody, AccountPatchBody } from '../schemas/control.js';
-import type { Account, LedgerEntry, LedgerRef } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { Account, LedgerEntry, LedgerRef, New } from '../store/model.js';
+import type { Reads, Tx } from '../store/store.js';
 
-export function requireAccount(tx: Pick<Tx, 'data'>, id: string): Account {
-  const a = Object.hasOwn(tx.data.accounts, id) ? tx.data.accounts[id] : undefined;
+export function requireAccount(data: Reads, id: string): Readonly<Account> {
+  const a = data.accounts.get(id);
   if (!a) throw notFound(`account ${id}`);
   return a;
 }
@@ -24,7 +24,7 @@ export interface AccountFields {
 }
 
 /** An account record with the defaults of CONTRACT §1/§7 (the control API and fixtures share it). */
-export function accountRecord(f: AccountFields, now: string): Account {
+export function accountRecord(f: AccountFields, now: string): New<Account> {
   return {
     id: f.id,
     name: f.name,
@@ -39,40 +39,44 @@ export function accountRecord(f: AccountFields, now: string): Account {
 }
 
 /** An opening balance: money arriving from outside the sandbox. */
-export function openingEntry(to: LedgerRef, amount: number, id: string, now: string): LedgerEntry {
+export function openingEntry(to: LedgerRef, amount: number, id: string, now: string): New<LedgerEntry> {
   return { id, from: 'world', to, amount, transactionId: null, kind: 'OPENING', at: now };
 }
 
 /** Creates an account; `clientId` and `secretHash` are already decided (generated or given). */
-export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, clientId: string, secretHash: string): Account {
-  if (tx.ix.byClientId.has(clientId))
+export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, clientId: string, secretHash: string): Readonly<Account> {
+  if (clientIdTaken(tx, clientId))
     throw new SandboxError('VALIDATION_ERROR', `client_id "${clientId}" is already used by another client`, [
       { path: '/client_id', message: 'is already used by another account or merchant' },
     ]);
   const id = body.id?.toLowerCase() ?? ctx.newId();
-  if (Object.hasOwn(tx.data.accounts, id))
+  if (tx.accounts.has(id))
     throw new SandboxError('VALIDATION_ERROR', `an account with id ${id} already exists`, [
       { path: '/id', message: 'is already used by another account' },
     ]);
   const now = ctx.clock.nowIso();
-  const account = accountRecord({ ...body, id, clientId, secretHash }, now);
-  tx.put('accounts', account);
+  const account = tx.put('accounts', accountRecord({ ...body, id, clientId, secretHash }, now));
   if (body.balance) tx.put('ledger', openingEntry(accountRef(id), body.balance, ctx.newId(), now));
   return account;
 }
 
-export function updateAccount(tx: Tx, ctx: AppContext, id: string, patch: AccountPatchBody): Account {
+export function updateAccount(tx: Tx, ctx: AppContext, id: string, patch: AccountPatchBody): Readonly<Account> {
   const before = requireAccount(tx, id);
   const after: Account = { ...before, updatedAt: ctx.clock.nowIso() };
   if (patch.name !== undefined) after.name = patch.name;
   if (patch.splitEnabled !== undefined) after.splitEnabled = patch.splitEnabled;
   if (patch.autoPayAfterSeconds !== undefined) after.autoPayAfterSeconds = patch.autoPayAfterSeconds;
   if (patch.settleAfterSeconds !== undefined) after.settleAfterSeconds = patch.settleAfterSeconds;
-  tx.put('accounts', after);
-  return after;
+  return tx.put('accounts', after);
 }
 
-/** Accounts in creation order. */
-export function listAccounts(data: Tx['data']): Account[] {
-  return Object.values(data.accounts).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+/** Whether an account or a merchant already has this client_id (they share one namespace). */
+export function clientIdTaken(data: Reads, clientId: string): boolean {
+  return data.accounts.count('byClientId', clientId) > 0 || data.merchants.count('byClientId', clientId) > 0;
+}
+
+/** The first account (fixtures create the default one first): the one the CLI and --webhook-url name. */
+export function defaultAccount(data: Reads): Readonly<Account> | undefined {
+  for (const a of data.accounts.scan({ order: 'oldest' })) return a;
+  return undefined;
 }

@@ -5,35 +5,34 @@ import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';
 import { accountRef, entryFor, walletRef } from '../domain/ledger.js';
 import type { LedgerEntry, LedgerRef, Wallet } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { Reads, Tx } from '../store/store.js';
 import { requireAccount } from './accounts.js';
 
-function adjust(tx: Tx, ctx: AppContext, ref: LedgerRef, amount: number, description?: string): LedgerEntry {
+function adjust(tx: Tx, ctx: AppContext, ref: LedgerRef, amount: number, description?: string): Readonly<LedgerEntry> {
   const inbound = amount > 0;
   const memo = description ?? (inbound ? 'control API credit' : 'control API debit');
   const entry = entryFor(
-    (r) => tx.ix.balance(r),
+    (r) => tx.balances.of(r),
     { from: inbound ? 'world' : ref, to: inbound ? ref : 'world', amount: Math.abs(amount), kind: 'ADJUSTMENT', transactionId: null, memo },
     ctx.newId(),
     ctx.clock.nowIso(),
   );
-  tx.put('ledger', entry);
-  return entry;
+  return tx.put('ledger', entry);
 }
 
 /** Positive amounts credit the account's main balance; negative ones debit it. */
-export function adjustAccount(tx: Tx, ctx: AppContext, accountId: string, amount: number, description?: string): LedgerEntry {
+export function adjustAccount(tx: Tx, ctx: AppContext, accountId: string, amount: number, description?: string): Readonly<LedgerEntry> {
   requireAccount(tx, accountId);
   return adjust(tx, ctx, accountRef(accountId), amount, description);
 }
 
-export function requireWallet(tx: Pick<Tx, 'data'>, walletId: string): Wallet {
-  const w = Object.hasOwn(tx.data.wallets, walletId) ? tx.data.wallets[walletId] : undefined;
+export function requireWallet(data: Reads, walletId: string): Readonly<Wallet> {
+  const w = data.wallets.get(walletId);
   if (!w) throw notFound(`wallet ${walletId}`);
   return w;
 }
 
-export function adjustWallet(tx: Tx, ctx: AppContext, walletId: string, amount: number, description?: string): LedgerEntry {
+export function adjustWallet(tx: Tx, ctx: AppContext, walletId: string, amount: number, description?: string): Readonly<LedgerEntry> {
   requireWallet(tx, walletId);
   return adjust(tx, ctx, walletRef(walletId), amount, description);
 }

@@ -16,12 +16,13 @@ import {
 import { generateEndToEndId } from '../domain/end-to-end.js';
 import { notFound, SandboxError } from '../domain/errors.js';
 import { accountRef, entryFor, walletRef } from '../domain/ledger.js';
-import { orderedRules, scheduleOutcome } from '../domain/rules.js';
+import { scheduleOutcome } from '../domain/rules.js';
 import { computeSplits } from '../domain/splits.js';
 import type { CashInBody, SplitEntryBody } from '../schemas/public.js';
 import type { Account, Charge, LedgerRef, Party, SplitShare } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { Reads, Tx } from '../store/store.js';
 import { emitEvent } from './events.js';
+import { rulesInOrder } from './rules.js';
 
 /** Whose money: the account's main balance, or the merchant's main wallet. */
 export interface Actor {
@@ -30,15 +31,15 @@ export interface Actor {
 }
 
 /** The ledger account that a transaction of this account (or merchant) credits or debits. */
-export function fundsRef(tx: Tx, accountId: string, merchantId: string | null): LedgerRef {
+export function fundsRef(tx: Reads, accountId: string, merchantId: string | null): LedgerRef {
   if (!merchantId) return accountRef(accountId);
-  const merchant = tx.get('merchants', merchantId);
+  const merchant = tx.merchants.get(merchantId);
   if (!merchant) throw notFound(`merchant ${merchantId}`);
   return walletRef(merchant.walletId);
 }
 
 /** Split shares (CONTRACT §4): feature, arithmetic, then every wallet of this account and ACTIVE. */
-function resolveSplits(tx: Tx, account: Account, amount: number, split: CashInBody['split']): SplitShare[] {
+function resolveSplits(tx: Reads, account: Readonly<Account>, amount: number, split: CashInBody['split']): SplitShare[] {
   if (split === undefined) return [];
   if (!account.splitEnabled)
     throw new SandboxError(
@@ -52,13 +53,13 @@ function resolveSplits(tx: Tx, account: Account, amount: number, split: CashInBo
   );
   if (!result.ok) throw new SandboxError(result.code, result.message, result.details);
   result.shares.forEach((s, i) => {
-    const wallet = tx.get('wallets', s.walletId);
+    const wallet = tx.wallets.get(s.walletId);
     const path = `/split/${i}/wallet_id`;
     if (!wallet || wallet.accountId !== account.id)
       throw new SandboxError('WALLET_NOT_FOUND', `wallet ${s.walletId} is not a wallet of this account`, [
         { path, message: 'is not a wallet of this account' },
       ]);
-    const merchant = tx.get('merchants', wallet.merchantId);
+    const merchant = tx.merchants.get(wallet.merchantId);
     if (merchant?.status !== 'ACTIVE')
       throw new SandboxError('WALLET_NOT_ACTIVE', `wallet ${s.walletId} belongs to a merchant that is ${merchant?.status ?? 'gone'}`, [
         { path, message: 'belongs to a merchant that is not ACTIVE' },
@@ -67,10 +68,10 @@ function resolveSplits(tx: Tx, account: Account, amount: number, split: CashInBo
   return result.shares;
 }
 
-export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashInBody): Charge {
-  const account = tx.get('accounts', actor.accountId);
+export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashInBody): Readonly<Charge> {
+  const account = tx.accounts.get(actor.accountId);
   if (!account) throw notFound(`account ${actor.accountId}`);
-  const merchant = actor.merchantId ? tx.get('merchants', actor.merchantId) : undefined;
+  const merchant = actor.merchantId ? tx.merchants.get(actor.merchantId) : undefined;
   if (actor.merchantId && !merchant) throw notFound(`merchant ${actor.merchantId}`);
   const issues = cashInIssues(body);
   if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `customer.document ${issues[0]!.message}`, issues);
@@ -80,7 +81,7 @@ export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashIn
   const id = ctx.newId();
   const subject = { type: 'CASH_IN' as const, amount: body.amount, description: body.description, document: body.customer.document };
   const outcome =
-    scheduleOutcome(orderedRules(tx.data.rules), subject, now) ??
+    scheduleOutcome(rulesInOrder(tx), subject, now) ??
     (account.autoPayAfterSeconds !== null ? autoPayOutcome(account.autoPayAfterSeconds, now) : undefined);
   const location = chargeLocation(ctx.publicUrl(), id);
   if (location.length > 77)
@@ -94,34 +95,36 @@ export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashIn
     merchantName: merchant?.name ?? account.name,
     merchantCity: MERCHANT_CITY,
   });
-  const charge = buildCharge({
-    id,
-    accountId: account.id,
-    merchantId: merchant?.id ?? null,
-    input: body,
-    pixCode,
-    split,
-    now,
-    ...(outcome ? { outcome } : {}),
-  });
-  tx.put('transactions', charge);
+  const charge = tx.put(
+    'transactions',
+    buildCharge({
+      id,
+      accountId: account.id,
+      merchantId: merchant?.id ?? null,
+      input: body,
+      pixCode,
+      split,
+      now,
+      ...(outcome ? { outcome } : {}),
+    }),
+  ) as Readonly<Charge>;
   emitEvent(tx, charge, charge.createdAt, ctx.newId);
   return charge;
 }
 
-export function getCharge(tx: Tx, id: string): Charge {
-  const t = tx.get('transactions', id);
+export function getCharge(tx: Reads, id: string): Readonly<Charge> {
+  const t = tx.transactions.get(id);
   if (!t || t.type !== 'CASH_IN') throw notFound(`charge ${id}`);
   return t;
 }
 
 /** → PAID at `at`: the receiver gets the amount less the split shares, each wallet its share. */
-export function payChargeAt(tx: Tx, ctx: AppContext, id: string, payer: Partial<Party> | undefined, at: Date): Charge {
+export function payChargeAt(tx: Tx, ctx: AppContext, id: string, payer: Partial<Party> | undefined, at: Date): Readonly<Charge> {
   const charge = getCharge(tx, id);
   const atIso = at.toISOString();
   const fullPayer = defaultPayer(charge, payer, ctx.random.next);
   const paid = paidCharge(charge, fullPayer, generateEndToEndId(fullPayer.ispb, at, ctx.random.next), atIso);
-  const balance = (ref: LedgerRef) => tx.ix.balance(ref);
+  const balance = (ref: LedgerRef) => tx.balances.of(ref);
   const rest = receiverShare(charge);
   const to = fundsRef(tx, charge.accountId, charge.merchantId);
   if (rest > 0)
@@ -132,27 +135,26 @@ export function payChargeAt(tx: Tx, ctx: AppContext, id: string, payer: Partial<
     const movement = { from: 'world' as const, to: walletRef(s.walletId), amount: s.share, kind: 'SPLIT' as const, transactionId: id };
     tx.put('ledger', entryFor(balance, movement, ctx.newId(), atIso));
   }
-  tx.put('transactions', paid);
-  emitEvent(tx, paid, atIso, ctx.newId);
-  return paid;
+  const stored = tx.put('transactions', paid);
+  emitEvent(tx, stored, atIso, ctx.newId);
+  return stored as Readonly<Charge>;
 }
 
 /** → EXPIRED or CANCELLED at `at`; no money moves. */
-export function closeChargeAt(tx: Tx, ctx: AppContext, id: string, action: 'expire' | 'cancel', at: Date): Charge {
-  const closed = closedCharge(getCharge(tx, id), action, at.toISOString());
-  tx.put('transactions', closed);
+export function closeChargeAt(tx: Tx, ctx: AppContext, id: string, action: 'expire' | 'cancel', at: Date): Readonly<Charge> {
+  const closed = tx.put('transactions', closedCharge(getCharge(tx, id), action, at.toISOString())) as Readonly<Charge>;
   emitEvent(tx, closed, closed.updatedAt, ctx.newId);
   return closed;
 }
 
-export function payCharge(tx: Tx, ctx: AppContext, id: string, payer?: Partial<Party>): Charge {
+export function payCharge(tx: Tx, ctx: AppContext, id: string, payer?: Partial<Party>): Readonly<Charge> {
   return payChargeAt(tx, ctx, id, payer, ctx.clock.now());
 }
 
-export function expireCharge(tx: Tx, ctx: AppContext, id: string): Charge {
+export function expireCharge(tx: Tx, ctx: AppContext, id: string): Readonly<Charge> {
   return closeChargeAt(tx, ctx, id, 'expire', ctx.clock.now());
 }
 
-export function cancelCharge(tx: Tx, ctx: AppContext, id: string): Charge {
+export function cancelCharge(tx: Tx, ctx: AppContext, id: string): Readonly<Charge> {
   return closeChargeAt(tx, ctx, id, 'cancel', ctx.clock.now());
 }

@@ -8,7 +8,7 @@ export function clockView(ctx: AppContext) {
 }
 
 export async function advanceClock(ctx: AppContext, seconds: number) {
-  await ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', tx.data.meta.clockOffsetMs + seconds * 1000));
+  await ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', tx.meta.clockOffsetMs + seconds * 1000));
   await ctx.runDue();
   return clockView(ctx);
 }

@@ -1,11 +1,11 @@
 // The due-work runner: applies what dueActions() says is due by the sandbox clock (expiries,
 // auto-payments, rule outcomes, settlements) and prunes idempotency records past their 24 hours.
 // Each action is its own atomic change, so one that is refused never undoes the others; all of
-// them share one durable write.
+// them share one durable write. Both read ordered indexes (schema.ts): a tick costs what is due,
+// not what is stored.
 import type { AppContext, Worker } from '../context.js';
 import { dueActions, type DueAction } from '../domain/due.js';
 import { SandboxError } from '../domain/errors.js';
-import { expiredIdempotencyRecords, IDEMPOTENCY_TTL_SECONDS } from '../domain/idempotency.js';
 import type { Tx } from '../store/store.js';
 import { closeChargeAt, getCharge, payChargeAt } from './charges.js';
 import { settleTransferAt } from './transfers.js';
@@ -29,7 +29,8 @@ function applyDue(tx: Tx, ctx: AppContext, a: DueAction): void {
 /** Applies every action due now, oldest first; returns how many were applied. Synchronous. */
 export function applyDueNow(ctx: AppContext): number {
   const store = ctx.store;
-  const actions = dueActions({ transactions: store.data.transactions, open: store.ix.openTransactions }, ctx.clock.now());
+  const now = ctx.clock.now();
+  const actions = dueActions(store.transactions.ordered('due', now.getTime()), now);
   let applied = 0;
   for (const a of actions) {
     try {
@@ -43,32 +44,19 @@ export function applyDueNow(ctx: AppContext): number {
   return applied;
 }
 
-/** Removes the idempotency records past their 24 hours; returns the earliest expiry left. */
-export function pruneIdempotency(ctx: AppContext): string | null {
-  const nowIso = ctx.clock.nowIso();
-  const records = ctx.store.data.idempotency;
-  const ids = expiredIdempotencyRecords(records, nowIso);
+/** Removes the idempotency records past their 24 hours (isLive); returns how many. */
+export function pruneIdempotency(ctx: AppContext): number {
+  const ids: string[] = [];
+  for (const r of ctx.store.idempotency.ordered('byExpiry', ctx.clock.now().getTime())) ids.push(r.id);
   if (ids.length > 0) ctx.store.apply((tx) => ids.forEach((id) => tx.remove('idempotency', id)));
-  let earliest: string | null = null;
-  for (const id in records) if (earliest === null || records[id]!.expiresAt < earliest) earliest = records[id]!.expiresAt;
-  return earliest;
+  return ids.length;
 }
 
 export function dueWorker(ctx: AppContext): Worker {
-  // A sweep reads every record, so it runs only when one can have expired: at the earliest expiry
-  // seen, or 24 h after the last sweep (a record made since then cannot expire sooner).
-  let lastSweepMs = Number.NEGATIVE_INFINITY;
-  let nextSweepMs = Number.NEGATIVE_INFINITY;
   return {
     async runDue() {
       applyDueNow(ctx);
-      const nowMs = ctx.clock.now().getTime();
-      // a clock moved backwards (reset) must not stop the sweeps
-      if (nowMs >= nextSweepMs || nowMs < lastSweepMs) {
-        const earliest = pruneIdempotency(ctx);
-        lastSweepMs = nowMs;
-        nextSweepMs = Math.min(earliest === null ? Infinity : Date.parse(earliest), nowMs + IDEMPOTENCY_TTL_SECONDS * 1000);
-      }
+      pruneIdempotency(ctx);
       await ctx.store.sync();
     },
     async stop() {

@@ -3,22 +3,34 @@
 // after the commit; the request never waits for it. An event no endpoint wants is not kept:
 // the transaction itself holds the state, and fire rebuilds an event from it on demand.
 import type { Tx } from '../store/store.js';
-import type { Delivery, EventType, Transaction, WebhookEvent } from '../store/model.js';
+import type { Delivery, EventType, New, Transaction, WebhookEvent } from '../store/model.js';
 import { eventData, eventTypeFor } from '../domain/events.js';
 
-export function emitEvent(tx: Tx, t: Transaction, now: string, newId: () => string, type: EventType = eventTypeFor(t)): WebhookEvent {
-  const event: WebhookEvent = { id: newId(), type, accountId: t.accountId, transactionId: t.id, createdAt: now, data: eventData(t) };
-  const endpoints = Object.values(tx.data.webhookEndpoints).filter(
-    (ep) => ep.accountId === t.accountId && (!ep.events || ep.events.includes(type)),
-  );
+export function emitEvent(
+  tx: Tx,
+  t: Readonly<Transaction>,
+  now: string,
+  newId: () => string,
+  type: EventType = eventTypeFor(t),
+): New<WebhookEvent> {
+  const event: New<WebhookEvent> = { id: newId(), type, accountId: t.accountId, transactionId: t.id, createdAt: now, data: eventData(t) };
+  const endpoints: string[] = [];
+  for (const ep of tx.webhookEndpoints.find('byAccount', t.accountId, { order: 'oldest' }))
+    if (!ep.events || ep.events.includes(type)) endpoints.push(ep.id);
   if (endpoints.length === 0) return event;
   tx.put('events', event);
-  for (const ep of endpoints) queueDelivery(tx, ep.id, event, now, newId);
+  for (const ep of endpoints) queueDelivery(tx, ep, event, now, newId);
   return event;
 }
 
-export function queueDelivery(tx: Tx, endpointId: string, event: WebhookEvent, now: string, newId: () => string): Delivery {
-  const d: Delivery = {
+export function queueDelivery(
+  tx: Tx,
+  endpointId: string,
+  event: Pick<WebhookEvent, 'id' | 'type' | 'transactionId'>,
+  now: string,
+  newId: () => string,
+): Readonly<Delivery> {
+  const d: New<Delivery> = {
     id: newId(),
     endpointId,
     eventId: event.id,
@@ -29,6 +41,5 @@ export function queueDelivery(tx: Tx, endpointId: string, event: WebhookEvent, n
     nextAttemptAt: now,
     createdAt: now,
   };
-  tx.put('deliveries', d);
-  return d;
+  return tx.put('deliveries', d);
 }

@@ -7,10 +7,9 @@ import { merchantTransition } from '../domain/transitions.js';
 import type { Merchant, MerchantStatus } from '../store/model.js';
 import type { Tx } from '../store/store.js';
 
-export function setMerchantStatus(tx: Tx, ctx: AppContext, id: string, status: MerchantStatus): Merchant {
-  const before = Object.hasOwn(tx.data.merchants, id) ? tx.data.merchants[id] : undefined;
+export function setMerchantStatus(tx: Tx, ctx: AppContext, id: string, status: MerchantStatus): Readonly<Merchant> {
+  const before = tx.merchants.get(id);
   if (!before) throw notFound(`merchant ${id}`);
   const after: Merchant = { ...before, status: merchantTransition(before.status, status), updatedAt: ctx.clock.nowIso() };
-  tx.put('merchants', after);
-  return after;
+  return tx.put('merchants', after);
 }

@@ -6,8 +6,10 @@ import { generateClientId, generateSecret, hashSecret } from '../domain/credenti
 import { declaredDocumentIssues } from '../domain/documents.js';
 import { SandboxError } from '../domain/errors.js';
 import type { MerchantCreateBody, MerchantListQuery, MerchantPatchBody } from '../schemas/public.js';
-import type { Data, Merchant, Wallet } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { Merchant, New, Wallet } from '../store/model.js';
+import { documentKey } from '../store/schema.js';
+import type { Reads, Tx } from '../store/store.js';
+import { clientIdTaken } from './accounts.js';
 
 export interface NewCredentials {
   clientId: string;
@@ -27,8 +29,8 @@ export function checkMerchantDocument(document: string, type: 'CPF' | 'CNPJ'): v
   if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `${issues[0]!.path.slice(1)} ${issues[0]!.message}`, issues);
 }
 
-function assertDocumentFree(data: { ix: Tx['ix'] }, accountId: string, document: string): void {
-  if (data.ix.merchantByDocument.has(`${accountId}:${document}`))
+function assertDocumentFree(data: Reads, accountId: string, document: string): void {
+  if (data.merchants.findOne('byDocument', documentKey(accountId, document)))
     throw new SandboxError('DOCUMENT_ALREADY_REGISTERED', `a merchant with document ${document} is already registered in this account`, [
       { path: '/document', message: 'is already registered' },
     ]);
@@ -50,8 +52,8 @@ export interface MerchantFields extends MerchantCreateBody {
 }
 
 /** A merchant and its main wallet (the API and fixtures share it). */
-export function merchantRecords(f: MerchantFields, now: string): { merchant: Merchant; wallet: Wallet } {
-  const merchant: Merchant = {
+export function merchantRecords(f: MerchantFields, now: string): { merchant: New<Merchant>; wallet: New<Wallet> } {
+  const merchant: New<Merchant> = {
     id: f.id,
     accountId: f.accountId,
     name: f.name,
@@ -66,7 +68,7 @@ export function merchantRecords(f: MerchantFields, now: string): { merchant: Mer
     createdAt: now,
     updatedAt: now,
   };
-  const wallet: Wallet = { id: f.walletId, accountId: f.accountId, merchantId: f.id, name: 'main', currency: 'BRL', createdAt: now };
+  const wallet: New<Wallet> = { id: f.walletId, accountId: f.accountId, merchantId: f.id, name: 'main', currency: 'BRL', createdAt: now };
   return { merchant, wallet };
 }
 
@@ -76,11 +78,11 @@ export function createMerchant(
   accountId: string,
   body: MerchantCreateBody,
   creds: Omit<NewCredentials, 'clientSecret'>,
-): { merchant: Merchant; wallet: Wallet } {
+): { merchant: Readonly<Merchant>; wallet: Readonly<Wallet> } {
   checkMerchantDocument(body.document, body.document_type);
   // checked again inside the commit: another request may have taken the document meanwhile
   assertDocumentFree(tx, accountId, body.document);
-  if (tx.ix.byClientId.has(creds.clientId)) throw new Error('generated client_id collides');
+  if (clientIdTaken(tx, creds.clientId)) throw new Error('generated client_id collides');
   const { merchant, wallet } = merchantRecords(
     {
       id: ctx.newId(),
@@ -93,41 +95,47 @@ export function createMerchant(
     },
     ctx.clock.nowIso(),
   );
-  tx.put('merchants', merchant);
-  tx.put('wallets', wallet);
-  return { merchant, wallet };
+  return { merchant: tx.put('merchants', merchant), wallet: tx.put('wallets', wallet) };
 }
 
 /** A merchant of the account; another account's merchant is 404, never 403 (CONTRACT §1). */
-export function merchantOfAccount(data: Readonly<Data>, accountId: string, merchantId: string): Merchant {
-  const m = Object.hasOwn(data.merchants, merchantId) ? data.merchants[merchantId] : undefined;
+export function merchantOfAccount(data: Reads, accountId: string, merchantId: string): Readonly<Merchant> {
+  const m = data.merchants.get(merchantId);
   if (!m || m.accountId !== accountId) throw new SandboxError('NOT_FOUND', `merchant ${merchantId} was not found`);
   return m;
 }
 
-export function updateMerchant(tx: Tx, ctx: AppContext, accountId: string, merchantId: string, patch: MerchantPatchBody): Merchant {
-  const before = merchantOfAccount(tx.data, accountId, merchantId);
+export function updateMerchant(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  merchantId: string,
+  patch: MerchantPatchBody,
+): Readonly<Merchant> {
+  const before = merchantOfAccount(tx, accountId, merchantId);
   const after: Merchant = { ...before, updatedAt: ctx.clock.nowIso() };
   if (patch.name !== undefined) after.name = patch.name;
   if (patch.email !== undefined) after.email = patch.email;
   if (patch.phone !== undefined) after.phone = patch.phone;
-  tx.put('merchants', after);
-  return after;
+  return tx.put('merchants', after);
 }
 
 /** The merchant's wallets, main wallet first. */
-export function walletsOf(data: Readonly<Data>, merchant: Merchant): Wallet[] {
-  const main = data.wallets[merchant.walletId];
-  const others = Object.values(data.wallets).filter((w) => w.merchantId === merchant.id && w.id !== merchant.walletId);
+export function walletsOf(data: Reads, merchant: Readonly<Merchant>): Readonly<Wallet>[] {
+  const main = data.wallets.get(merchant.walletId);
+  const others = [...data.wallets.find('byMerchant', merchant.id, { order: 'oldest' })].filter((w) => w.id !== merchant.walletId);
   return main ? [main, ...others] : others;
 }
 
-const byCreation = (a: Merchant, b: Merchant): number =>
+const byCreation = (a: Readonly<Merchant>, b: Readonly<Merchant>): number =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-/** CONTRACT §4: createdAt ascending, then id; a page past the end is empty with correct totals. */
-export function listMerchants(data: Readonly<Data>, accountId: string, q: MerchantListQuery): { items: Merchant[]; total: number } {
-  const all = Object.values(data.merchants).filter((m) => m.accountId === accountId && (!q.status || m.status === q.status));
+/**
+ * CONTRACT §4: createdAt ascending, then id; a page past the end is empty with correct totals.
+ * The spec's answer carries the total, so this reads all of the account's merchants (never another's).
+ */
+export function listMerchants(data: Reads, accountId: string, q: MerchantListQuery): { items: Readonly<Merchant>[]; total: number } {
+  const all = [...data.merchants.find('byAccount', accountId)].filter((m) => !q.status || m.status === q.status);
   all.sort(byCreation);
   const start = (q.page - 1) * q.limit;
   return { items: all.slice(start, start + q.limit), total: all.length };

@@ -6,11 +6,11 @@ import { documentTypeOf } from '../domain/documents.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import { normalizeKey, normalizeKeyType, validatePixKey } from '../domain/pix-keys.js';
 import type { PixKeyBody } from '../schemas/control.js';
-import type { PixKeyEntry } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { New, PixKeyEntry } from '../store/model.js';
+import type { Reads, Tx } from '../store/store.js';
 
 /** Checks what the schema cannot (key shape per kind, document check digits); returns the entry. */
-export function pixKeyEntry(body: PixKeyBody, now: string): PixKeyEntry {
+export function pixKeyEntry(body: PixKeyBody, now: string): New<PixKeyEntry> {
   const keyType = normalizeKeyType(body.keyType);
   if (!keyType)
     throw new SandboxError('VALIDATION_ERROR', 'keyType must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM', [
@@ -27,29 +27,26 @@ export function pixKeyEntry(body: PixKeyBody, now: string): PixKeyEntry {
 }
 
 /** Adds or replaces a key; `created` tells which. */
-export function putPixKey(tx: Tx, ctx: AppContext, body: PixKeyBody): { entry: PixKeyEntry; created: boolean } {
+export function putPixKey(tx: Tx, ctx: AppContext, body: PixKeyBody): { entry: Readonly<PixKeyEntry>; created: boolean } {
   const entry = pixKeyEntry(body, ctx.clock.nowIso());
-  const created = !Object.hasOwn(tx.data.pixKeys, entry.id);
-  tx.put('pixKeys', entry);
-  return { entry, created };
+  const created = !tx.pixKeys.has(entry.id);
+  return { entry: tx.put('pixKeys', entry), created };
 }
 
 /** Finds a key as given in a URL: exact, or in its canonical (case-folded) spelling. */
-export function findPixKey(data: Tx['data'], raw: string): PixKeyEntry | undefined {
-  const candidates = [raw, raw.trim().toLowerCase()];
-  for (const c of candidates) if (Object.hasOwn(data.pixKeys, c)) return data.pixKeys[c];
-  return undefined;
+export function findPixKey(data: Reads, raw: string): Readonly<PixKeyEntry> | undefined {
+  return data.pixKeys.get(raw) ?? data.pixKeys.get(raw.trim().toLowerCase());
 }
 
-export function removePixKey(tx: Tx, raw: string): PixKeyEntry {
-  const entry = findPixKey(tx.data, raw);
+export function removePixKey(tx: Tx, raw: string): Readonly<PixKeyEntry> {
+  const entry = findPixKey(tx, raw);
   if (!entry) throw notFound(`PIX key ${raw}`);
   tx.remove('pixKeys', entry.id);
   return entry;
 }
 
 export function clearPixKeys(tx: Tx): number {
-  const ids = Object.keys(tx.data.pixKeys);
-  for (const id of ids) tx.remove('pixKeys', id);
-  return ids.length;
+  let n = 0;
+  for (const k of tx.pixKeys.scan()) n += tx.remove('pixKeys', k.id) ? 1 : 0;
+  return n;
 }

@@ -63,7 +63,7 @@ async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsid
   const stamp = new Date(realClock.nowMs()).toISOString().replace(/[-:.]/g, '');
   const movedAsideTo = store.file ? await moveAside(store.file, `reset-${stamp}`) : null;
   // the clock offset goes with the old data, so "now" is real time again
-  await store.replace(emptyData(store.data.meta.signingSecret, new Date(realClock.nowMs()).toISOString()));
+  await store.replace(emptyData(store.meta.signingSecret, new Date(realClock.nowMs()).toISOString()));
   await store.commit((tx) => {
     seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
     ensureConfigEndpoint(tx, ctx);

@@ -1,18 +1,21 @@
 import type { RuleInput } from '../schemas/control.js';
 import { notFound, SandboxError } from '../domain/errors.js';
-import type { Rule } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { New, Rule } from '../store/model.js';
+import type { Reads, Tx } from '../store/store.js';
 
 /** A rule record from its validated input; `fallbackId` is used when the input names none. */
-export function buildRule(input: RuleInput, fallbackId: string, seq: number, now: string): Rule {
-  const rule: Rule = { id: input.id ?? fallbackId, seq, match: { ...input.match }, outcome: { ...input.outcome }, createdAt: now };
+export function buildRule(input: RuleInput, fallbackId: string, now: string): New<Rule> {
+  const rule: New<Rule> = { id: input.id ?? fallbackId, match: { ...input.match }, outcome: { ...input.outcome }, createdAt: now };
   if (input.description !== undefined) rule.description = input.description;
   return rule;
 }
 
 // ---- the control API's edits of the rule list (CONTRACT §7b, §12) ----
 // A new rule goes last (first match wins); a rule posted with the id of an existing one
-// replaces it in place, keeping its position.
+// replaces it in place, keeping its position: rules are evaluated in creation order (their seq).
+
+/** The rules in evaluation order. */
+export const rulesInOrder = (data: Reads): Iterable<Readonly<Rule>> => data.rules.scan({ order: 'oldest' });
 
 /** Checks what the schema cannot say; throws a VALIDATION_ERROR. */
 export function checkRule(input: RuleInput): void {
@@ -27,21 +30,18 @@ export function checkRule(input: RuleInput): void {
     ]);
 }
 
-export function putRule(tx: Tx, input: RuleInput, newId: () => string, now: string): { rule: Rule; created: boolean } {
+export function putRule(tx: Tx, input: RuleInput, newId: () => string, now: string): { rule: Readonly<Rule>; created: boolean } {
   checkRule(input);
-  const existing = input.id !== undefined && Object.hasOwn(tx.data.rules, input.id) ? tx.data.rules[input.id] : undefined;
-  const rule = buildRule(input, newId(), existing ? existing.seq : tx.nextSeq(), now);
-  tx.put('rules', rule);
-  return { rule, created: !existing };
+  const created = input.id === undefined || !tx.rules.has(input.id);
+  return { rule: tx.put('rules', buildRule(input, newId(), now)), created };
 }
 
-export function removeRule(tx: Tx, id: string): Rule {
-  const rule = Object.hasOwn(tx.data.rules, id) ? tx.data.rules[id] : undefined;
+export function removeRule(tx: Tx, id: string): Readonly<Rule> {
+  const rule = tx.remove('rules', id);
   if (!rule) throw notFound(`rule ${id}`);
-  tx.remove('rules', id);
   return rule;
 }
 
 export function clearRules(tx: Tx): void {
-  for (const id of Object.keys(tx.data.rules)) tx.remove('rules', id);
+  for (const r of tx.rules.scan()) tx.remove('rules', r.id);
 }

@@ -7,8 +7,8 @@ import { SandboxError } from '../domain/errors.js';
 import { fixturesSchema, type Fixtures } from '../schemas/fixtures.js';
 import { ruleInputSchema } from '../schemas/control.js';
 import { validateBody } from '../schemas/validator.js';
-import type { Tx } from '../store/store.js';
-import type { Data, Rule, WebhookEndpoint } from '../store/model.js';
+import type { Reads, Tx } from '../store/store.js';
+import type { New, WebhookEndpoint } from '../store/model.js';
 import { accountRef, walletRef } from '../domain/ledger.js';
 import { accountRecord, openingEntry } from './accounts.js';
 import { merchantRecords } from './merchants.js';
@@ -86,13 +86,10 @@ export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: stri
     }
   }
   for (const k of f.pixKeys ?? []) tx.put('pixKeys', pixKeyEntry(k, now));
-  for (const r of f.rules ?? []) {
-    const rule: Rule = buildRule(r as never, newId(), tx.nextSeq(), now);
-    tx.put('rules', rule);
-  }
+  for (const r of f.rules ?? []) tx.put('rules', buildRule(r as never, newId(), now));
   const defaultAccount = f.accounts[0]!.id;
   for (const w of f.webhooks ?? []) {
-    const ep: WebhookEndpoint = {
+    const ep: New<WebhookEndpoint> = {
       id: newId(),
       accountId: w.accountId ?? defaultAccount,
       url: w.url,
@@ -106,4 +103,4 @@ export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: stri
 }
 
 /** A store is empty until fixtures have been loaded into it. */
-export const isEmpty = (data: Data): boolean => Object.keys(data.accounts).length === 0;
+export const isEmpty = (data: Reads): boolean => data.accounts.size === 0;

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { generateEndToEndId, SANDBOX_ISPB } from '../domain/end-to-end.js';
 import { notFound } from '../domain/errors.js';
 import { entryFor } from '../domain/ledger.js';
-import { orderedRules, scheduleOutcome } from '../domain/rules.js';
+import { scheduleOutcome } from '../domain/rules.js';
 import {
   buildTransfer,
   completedTransfer,
@@ -17,15 +17,16 @@ import {
 } from '../domain/transfers.js';
 import type { CashOutBody } from '../schemas/public.js';
 import type { LedgerRef, PixKeyEntry, Transfer, TransferDetails } from '../store/model.js';
-import type { Tx } from '../store/store.js';
+import type { Reads, Tx } from '../store/store.js';
 import { fundsRef, type Actor } from './charges.js';
 import { emitEvent } from './events.js';
+import { rulesInOrder } from './rules.js';
 
-const balanceOf = (tx: Tx) => (ref: LedgerRef) => tx.ix.balance(ref);
+const balanceOf = (tx: Tx) => (ref: LedgerRef) => tx.balances.of(ref);
 
 /** PROCESSING, with the amount already debited; INSUFFICIENT_FUNDS creates nothing. */
-export function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody, idempotencyKey: string): Transfer {
-  const account = tx.get('accounts', actor.accountId);
+export function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody, idempotencyKey: string): Readonly<Transfer> {
+  const account = tx.accounts.get(actor.accountId);
   if (!account) throw notFound(`account ${actor.accountId}`);
   const amount = parseCashOutAmount(body.amount);
   const details = transferDetailsOf(body.details);
@@ -41,42 +42,44 @@ export function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: Cash
     key: details.key,
     ...(details.document ? { document: details.document } : {}),
   };
-  const outcome = scheduleOutcome(orderedRules(tx.data.rules), subject, now);
-  const transfer = buildTransfer({
-    id,
-    accountId: account.id,
-    merchantId: actor.merchantId,
-    amount,
-    description: body.description,
-    details,
-    idempotencyKey,
-    settleAfterSeconds: account.settleAfterSeconds,
-    now,
-    ...(outcome ? { outcome } : {}),
-  });
-  tx.put('transactions', transfer);
+  const outcome = scheduleOutcome(rulesInOrder(tx), subject, now);
+  const transfer = tx.put(
+    'transactions',
+    buildTransfer({
+      id,
+      accountId: account.id,
+      merchantId: actor.merchantId,
+      amount,
+      description: body.description,
+      details,
+      idempotencyKey,
+      settleAfterSeconds: account.settleAfterSeconds,
+      now,
+      ...(outcome ? { outcome } : {}),
+    }),
+  ) as Readonly<Transfer>;
   tx.put('ledger', debit);
   emitEvent(tx, transfer, nowIso, ctx.newId);
   return transfer;
 }
 
-export function getTransfer(tx: Tx, id: string): Transfer {
-  const t = tx.get('transactions', id);
+export function getTransfer(tx: Reads, id: string): Readonly<Transfer> {
+  const t = tx.transactions.get(id);
   if (!t || t.type !== 'CASH_OUT') throw notFound(`transfer ${id}`);
   return t;
 }
 
-const directoryEntry = (tx: Tx, d: TransferDetails): PixKeyEntry | null => tx.get('pixKeys', d.key) ?? null;
+const directoryEntry = (tx: Reads, d: TransferDetails): Readonly<PixKeyEntry> | null => tx.pixKeys.get(d.key) ?? null;
 
-function complete(tx: Tx, ctx: AppContext, t: Transfer, receiver: Receiver, at: Date): Transfer {
+function complete(tx: Tx, ctx: AppContext, t: Readonly<Transfer>, receiver: Receiver, at: Date): Readonly<Transfer> {
   // the sandbox is the payer's institution, so the end-to-end id carries its ISPB
   const done = completedTransfer(t, receiver, generateEndToEndId(SANDBOX_ISPB, at, ctx.random.next), at.toISOString());
-  tx.put('transactions', done);
-  emitEvent(tx, done, done.updatedAt, ctx.newId);
-  return done;
+  const stored = tx.put('transactions', done) as Readonly<Transfer>;
+  emitEvent(tx, stored, stored.updatedAt, ctx.newId);
+  return stored;
 }
 
-function fail(tx: Tx, ctx: AppContext, t: Transfer, error: { code: string; message: string }, at: Date): Transfer {
+function fail(tx: Tx, ctx: AppContext, t: Readonly<Transfer>, error: { code: string; message: string }, at: Date): Readonly<Transfer> {
   const done = failedTransfer(t, error, at.toISOString());
   const to = fundsRef(tx, t.accountId, t.merchantId);
   tx.put(
@@ -88,29 +91,29 @@ function fail(tx: Tx, ctx: AppContext, t: Transfer, error: { code: string; messa
       done.updatedAt,
     ),
   );
-  tx.put('transactions', done);
-  emitEvent(tx, done, done.updatedAt, ctx.newId);
-  return done;
+  const stored = tx.put('transactions', done) as Readonly<Transfer>;
+  emitEvent(tx, stored, stored.updatedAt, ctx.newId);
+  return stored;
 }
 
 /** What the clock does at `at`: the outcome rule when one matched, else the key directory. */
-export function settleTransferAt(tx: Tx, ctx: AppContext, id: string, at: Date): Transfer {
+export function settleTransferAt(tx: Tx, ctx: AppContext, id: string, at: Date): Readonly<Transfer> {
   const t = getTransfer(tx, id);
   const s = settlementOf(t, directoryEntry(tx, t.details));
   return s.status === 'COMPLETED' ? complete(tx, ctx, t, s.receiver, at) : fail(tx, ctx, t, s.error, at);
 }
 
-export function settleTransfer(tx: Tx, ctx: AppContext, id: string): Transfer {
+export function settleTransfer(tx: Tx, ctx: AppContext, id: string): Readonly<Transfer> {
   return settleTransferAt(tx, ctx, id, ctx.clock.now());
 }
 
 /** Forced COMPLETED whatever the directory says; the receiver still comes from it (or the owner rules). */
-export function completeTransfer(tx: Tx, ctx: AppContext, id: string): Transfer {
+export function completeTransfer(tx: Tx, ctx: AppContext, id: string): Readonly<Transfer> {
   const t = getTransfer(tx, id);
   return complete(tx, ctx, t, keyOwner(t.details, directoryEntry(tx, t.details)), ctx.clock.now());
 }
 
 /** → FAILED with the given error; the amount is credited back. */
-export function failTransfer(tx: Tx, ctx: AppContext, id: string, error: { code: string; message: string }): Transfer {
+export function failTransfer(tx: Tx, ctx: AppContext, id: string, error: { code: string; message: string }): Readonly<Transfer> {
   return fail(tx, ctx, getTransfer(tx, id), error, ctx.clock.now());
 }

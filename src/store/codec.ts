@@ -6,28 +6,17 @@
 // 16 bytes, ISO timestamps as 6, strings that repeat (statuses, account refs, names) as an index
 // into a table, and the record's own id, repeated inside it, as one byte.
 // The tables belong to one Codec: a packed value means nothing without the Codec that made it.
+// A stored entry is the record's id followed by the record (encodeEntry), so that the id can be
+// checked without a table of id strings on the heap.
+import { PackedReader } from './codec-read.js';
+import { T, uuidToBytes, type Tables } from './codec-format.js';
 
-const T_NULL = 0;
-const T_FALSE = 1;
-const T_TRUE = 2;
-const T_UNDEFINED = 3;
-const T_UINT = 4;
-const T_NEGINT = 5;
-const T_FLOAT = 6;
-const T_LATIN1 = 7;
-const T_UTF16 = 8;
-const T_INTERNED = 9;
-const T_UUID = 10;
-const T_DATE = 11;
-const T_KEY = 12;
-const T_ARRAY = 13;
-const T_SHAPED = 14;
-const T_KEYED = 15;
-const T_WITH_UUID = 16;
+export { uuidFromBytes, uuidToBytes } from './codec-format.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const UUID_INSIDE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const HEX = /^(?:[0-9a-f]{2}){8,}$/;
 const MAX_INTERNED = 65_536;
 const MAX_INTERNED_LENGTH = 64;
 const MAX_CANDIDATES = 8_192;
@@ -35,20 +24,22 @@ const MAX_SHAPES = 16_384;
 const MAX_DEPTH = 100;
 const MAX_DATE_MS = 2 ** 48 - 1;
 
-const EMPTY = Buffer.alloc(0);
-
 export class Codec {
-  #shapes: string[][] = [];
+  readonly #tables: Tables = { shapes: [], strings: [] };
   #shapeIx = new Map<string, number>();
-  #strings: string[] = [];
   #stringIx = new Map<string, number>();
-  /** strings seen once: a second sighting interns them (bounded, so one-off values cost little) */
-  #candidates = new Set<string>();
+  /**
+   * strings seen in one value, by the number of that value: a sighting in a later value interns
+   * them (a string repeated inside one record, a transfer's key and document, is not shared by the
+   * next record); bounded, so that one-off values cost little
+   */
+  #candidates = new Map<string, number>();
+  #values = 0;
   #buf = Buffer.allocUnsafe(4096);
   #pos = 0;
   #key: string | undefined;
-  #in: Buffer = Buffer.alloc(0);
-  #p = 0;
+  readonly #reader = new PackedReader(this.#tables);
+  readonly #idBytes = Buffer.alloc(16);
 
   /** Packs a JSON-like value; `key` (the record's id) is written as one byte wherever the value repeats it. */
   encode(value: unknown, key?: string): string {
@@ -56,15 +47,27 @@ export class Codec {
     return this.#buf.toString('latin1', 0, n);
   }
 
-  /** Packs into the codec's own buffer (valid until the next call): returns it and the length used. */
+  /** Packs into the codec's own buffer (valid until the next call): returns the length used. */
   encodeBytes(value: unknown, key?: string): number {
+    this.#values++;
     this.#pos = 0;
     this.#key = key;
     this.#value(value, 0);
     return this.#pos;
   }
 
-  /** The buffer `encodeBytes` wrote into. */
+  /** Packs a stored entry, the id then the record (which refers to its id by one byte), into `output`. */
+  encodeEntry(id: string, record: unknown): number {
+    this.#values++;
+    this.#pos = 0;
+    this.#key = undefined;
+    this.#string(id);
+    this.#key = id;
+    this.#value(record, 0);
+    return this.#pos;
+  }
+
+  /** The buffer `encodeBytes` and `encodeEntry` wrote into. */
   get output(): Buffer {
     return this.#buf;
   }
@@ -76,12 +79,7 @@ export class Codec {
 
   /** The value packed at `start` in `bytes`. */
   decodeBytes(bytes: Buffer, start: number, key?: string): unknown {
-    this.#in = bytes;
-    this.#p = start;
-    this.#key = key;
-    const v = this.#read();
-    this.#in = EMPTY;
-    return v;
+    return this.#reader.value(bytes, start, key);
   }
 
   /**
@@ -89,29 +87,41 @@ export class Codec {
    * never built): a read that needs a few fields of a large record allocates only those.
    */
   decodeFields(bytes: Buffer, start: number, fields: ReadonlySet<string>, key?: string): Record<string, unknown> {
-    this.#in = bytes;
-    this.#p = start;
-    this.#key = key;
-    const out: Record<string, unknown> = {};
-    const tag = this.#in[this.#p++];
-    if (tag === T_SHAPED) {
-      for (const k of this.#shapes[this.#readVarint()]!) {
-        if (fields.has(k)) define(out, k, this.#read());
-        else this.#skip();
-      }
-    } else if (tag === T_KEYED) {
-      const n = this.#readVarint();
-      for (let i = 0; i < n; i++) {
-        const k = this.#read() as string;
-        if (fields.has(k)) define(out, k, this.#read());
-        else this.#skip();
-      }
-    } else {
-      this.#in = EMPTY;
-      throw new Error(`packed record is not an object (tag ${tag} at ${start})`);
+    return this.#reader.fields(bytes, start, fields, key);
+  }
+
+  /**
+   * Where the record of the entry at `start` begins when the entry's id is `id`, else -1. A UUID id
+   * is compared as its 16 bytes (no string is made): this is the check behind every lookup by id.
+   */
+  matchEntryId(bytes: Buffer, start: number, id: string): number {
+    if (bytes[start] === T.UUID && uuidToBytes(id, this.#idBytes, 0)) {
+      for (let i = 0; i < 16; i++) if (bytes[start + 1 + i] !== this.#idBytes[i]) return -1;
+      return start + 17;
     }
-    this.#in = EMPTY;
-    return out;
+    const [found, end] = this.#reader.valueAndEnd(bytes, start);
+    return found === id ? end : -1;
+  }
+
+  /** The record of an entry whose record begins at `at` (matchEntryId), its id being `id`. */
+  decodeRecord(bytes: Buffer, at: number, id: string): unknown {
+    return this.#reader.value(bytes, at, id);
+  }
+
+  /** The named fields of that record. */
+  decodeRecordFields(bytes: Buffer, at: number, fields: ReadonlySet<string>, id: string): Record<string, unknown> {
+    return this.#reader.fields(bytes, at, fields, id);
+  }
+
+  /** The id of the entry packed at `start` (encodeEntry). */
+  entryId(bytes: Buffer, start: number): string {
+    return this.#reader.value(bytes, start) as string;
+  }
+
+  /** The record of the entry packed at `start`, and its id. */
+  entry(bytes: Buffer, start: number): { id: string; record: unknown } {
+    const [id, at] = this.#reader.valueAndEnd(bytes, start);
+    return { id: id as string, record: this.#reader.value(bytes, at, id as string) };
   }
 
   // ---- writing ----
@@ -145,19 +155,19 @@ export class Codec {
       case 'number':
         return this.#number(v);
       case 'boolean':
-        return this.#byte(v ? T_TRUE : T_FALSE);
+        return this.#byte(v ? T.TRUE : T.FALSE);
       case 'undefined':
       case 'function':
       case 'symbol':
-        return this.#byte(T_UNDEFINED);
+        return this.#byte(T.UNDEFINED);
       case 'bigint':
         throw new TypeError('a BigInt cannot be stored (JSON has no such value)');
     }
-    if (v === null) return this.#byte(T_NULL);
+    if (v === null) return this.#byte(T.NULL);
     const o = v as { toJSON?: () => unknown };
     if (typeof o.toJSON === 'function') return this.#value(o.toJSON(), depth + 1);
     if (Array.isArray(v)) {
-      this.#byte(T_ARRAY);
+      this.#byte(T.ARRAY);
       this.#varint(v.length);
       for (const x of v) this.#value(x, depth + 1);
       return;
@@ -165,7 +175,7 @@ export class Codec {
     const keys = Object.keys(v as object);
     const shape = this.#shape(keys);
     if (shape === -1) {
-      this.#byte(T_KEYED);
+      this.#byte(T.KEYED);
       this.#varint(keys.length);
       for (const k of keys) {
         this.#string(k);
@@ -173,7 +183,7 @@ export class Codec {
       }
       return;
     }
-    this.#byte(T_SHAPED);
+    this.#byte(T.SHAPED);
     this.#varint(shape);
     for (const k of keys) this.#value((v as Record<string, unknown>)[k], depth + 1);
   }
@@ -182,9 +192,9 @@ export class Codec {
     const sig = keys.join('\u0000');
     let ix = this.#shapeIx.get(sig);
     if (ix === undefined) {
-      if (this.#shapes.length >= MAX_SHAPES) return -1;
-      ix = this.#shapes.length;
-      this.#shapes.push(keys);
+      if (this.#tables.shapes.length >= MAX_SHAPES) return -1;
+      ix = this.#tables.shapes.length;
+      this.#tables.shapes.push(keys);
       this.#shapeIx.set(sig, ix);
     }
     return ix;
@@ -192,33 +202,40 @@ export class Codec {
 
   #number(n: number): void {
     if (Number.isSafeInteger(n) && !Object.is(n, -0)) {
-      this.#byte(n >= 0 ? T_UINT : T_NEGINT);
+      this.#byte(n >= 0 ? T.UINT : T.NEGINT);
       this.#varint(Math.abs(n));
       return;
     }
-    this.#byte(T_FLOAT);
+    this.#byte(T.FLOAT);
     this.#room(8);
     this.#buf.writeDoubleLE(n, this.#pos);
     this.#pos += 8;
   }
 
   #string(s: string): void {
-    if (this.#key !== undefined && s === this.#key) return this.#byte(T_KEY);
-    if (s.length === 36 && UUID.test(s)) return this.#uuid(s, T_UUID);
+    if (this.#key !== undefined && s === this.#key) return this.#byte(T.KEY);
+    if (s.length === 36 && UUID.test(s)) return this.#uuid(s, T.UUID);
     if (s.length === 24 && ISO.test(s)) {
       const ms = Date.parse(s);
       if (ms >= 0 && ms <= MAX_DATE_MS && new Date(ms).toISOString() === s) {
-        this.#byte(T_DATE);
+        this.#byte(T.DATE);
         this.#room(6);
         this.#buf.writeUIntBE(ms, this.#pos, 6);
         this.#pos += 6;
         return;
       }
     }
+    if (s.length >= 16 && s.length % 2 === 0 && HEX.test(s)) {
+      this.#byte(T.HEX);
+      this.#varint(s.length / 2);
+      this.#room(s.length / 2);
+      this.#pos += this.#buf.write(s, this.#pos, 'hex');
+      return;
+    }
     if (s.length <= MAX_INTERNED_LENGTH) {
       const ix = this.#intern(s);
       if (ix !== undefined) {
-        this.#byte(T_INTERNED);
+        this.#byte(T.INTERNED);
         this.#varint(ix);
         return;
       }
@@ -227,7 +244,7 @@ export class Codec {
       const m = UUID_INSIDE.exec(s);
       if (m) {
         // e.g. a BR Code: the charge's id inside its location, between text shared by many charges
-        this.#byte(T_WITH_UUID);
+        this.#byte(T.WITH_UUID);
         this.#string(s.slice(0, m.index));
         this.#uuid(m[0], -1);
         this.#string(s.slice(m.index + 36));
@@ -240,14 +257,16 @@ export class Codec {
   #intern(s: string): number | undefined {
     const ix = this.#stringIx.get(s);
     if (ix !== undefined) return ix;
-    if (this.#candidates.has(s) && this.#strings.length < MAX_INTERNED) {
+    const seen = this.#candidates.get(s);
+    if (seen === this.#values) return undefined; // again in the same value: not a sign of sharing
+    if (seen !== undefined && this.#tables.strings.length < MAX_INTERNED) {
       this.#candidates.delete(s);
-      this.#stringIx.set(s, this.#strings.length);
-      this.#strings.push(s);
-      return this.#strings.length - 1;
+      this.#stringIx.set(s, this.#tables.strings.length);
+      this.#tables.strings.push(s);
+      return this.#tables.strings.length - 1;
     }
     if (this.#candidates.size >= MAX_CANDIDATES) this.#candidates.clear();
-    this.#candidates.add(s);
+    this.#candidates.set(s, this.#values);
     return undefined;
   }
 
@@ -260,14 +279,14 @@ export class Codec {
       }
     }
     if (oneByte) {
-      this.#byte(T_LATIN1);
+      this.#byte(T.LATIN1);
       this.#varint(s.length);
       this.#room(s.length);
       this.#pos += this.#buf.write(s, this.#pos, 'latin1');
       return;
     }
     // UTF-16 code units as they are: exact for any string, lone surrogates included
-    this.#byte(T_UTF16);
+    this.#byte(T.UTF16);
     this.#varint(s.length);
     this.#room(s.length * 2);
     for (let i = 0; i < s.length; i++) {
@@ -283,195 +302,4 @@ export class Codec {
     uuidToBytes(s, this.#buf, this.#pos); // s matched UUID: always true
     this.#pos += 16;
   }
-
-  // ---- reading ----
-
-  #readVarint(): number {
-    let n = 0;
-    let mul = 1;
-    for (;;) {
-      const b = this.#in[this.#p++]!;
-      n += (b & 0x7f) * mul;
-      if (b < 0x80) return n;
-      mul *= 0x80;
-    }
-  }
-
-  #readUuid(): string {
-    const id = uuidFromBytes(this.#in, this.#p);
-    this.#p += 16;
-    return id;
-  }
-
-  /** Steps over one packed value without building it. */
-  #skip(): void {
-    const tag = this.#in[this.#p++];
-    switch (tag) {
-      case T_NULL:
-      case T_FALSE:
-      case T_TRUE:
-      case T_UNDEFINED:
-      case T_KEY:
-        return;
-      case T_UINT:
-      case T_NEGINT:
-      case T_INTERNED:
-        this.#readVarint();
-        return;
-      case T_FLOAT:
-        this.#p += 8;
-        return;
-      case T_LATIN1:
-      case T_UTF16: {
-        const n = this.#readVarint(); // read first: `#p += read()` would add to the position before the read
-        this.#p += tag === T_UTF16 ? 2 * n : n;
-        return;
-      }
-      case T_UUID:
-        this.#p += 16;
-        return;
-      case T_DATE:
-        this.#p += 6;
-        return;
-      case T_ARRAY: {
-        const n = this.#readVarint();
-        for (let i = 0; i < n; i++) this.#skip();
-        return;
-      }
-      case T_SHAPED: {
-        const n = this.#shapes[this.#readVarint()]!.length;
-        for (let i = 0; i < n; i++) this.#skip();
-        return;
-      }
-      case T_KEYED: {
-        const n = this.#readVarint();
-        for (let i = 0; i < 2 * n; i++) this.#skip();
-        return;
-      }
-      case T_WITH_UUID:
-        this.#skip();
-        this.#p += 16;
-        this.#skip();
-        return;
-    }
-    throw new Error(`packed record is corrupt (tag ${tag} at ${this.#p - 1})`);
-  }
-
-  #read(): unknown {
-    const tag = this.#in[this.#p++];
-    switch (tag) {
-      case T_NULL:
-        return null;
-      case T_FALSE:
-        return false;
-      case T_TRUE:
-        return true;
-      case T_UNDEFINED:
-        return undefined;
-      case T_UINT:
-        return this.#readVarint();
-      case T_NEGINT:
-        return -this.#readVarint();
-      case T_FLOAT: {
-        const d = this.#in.readDoubleLE(this.#p);
-        this.#p += 8;
-        return d;
-      }
-      case T_LATIN1: {
-        const n = this.#readVarint();
-        const s = this.#in.toString('latin1', this.#p, this.#p + n);
-        this.#p += n;
-        return s;
-      }
-      case T_UTF16: {
-        const n = this.#readVarint();
-        const codes = new Array<number>(n);
-        for (let i = 0; i < n; i++, this.#p += 2) codes[i] = this.#in[this.#p]! | (this.#in[this.#p + 1]! << 8);
-        let out = '';
-        for (let i = 0; i < n; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
-        return out;
-      }
-      case T_INTERNED:
-        return this.#strings[this.#readVarint()];
-      case T_UUID:
-        return this.#readUuid();
-      case T_DATE: {
-        let ms = 0;
-        for (let i = 0; i < 6; i++) ms = ms * 256 + this.#in[this.#p++]!;
-        return new Date(ms).toISOString();
-      }
-      case T_KEY:
-        return this.#key;
-      case T_ARRAY: {
-        const n = this.#readVarint();
-        const a = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) a[i] = this.#read();
-        return a;
-      }
-      case T_SHAPED: {
-        const keys = this.#shapes[this.#readVarint()]!;
-        const o: Record<string, unknown> = {};
-        for (const k of keys) define(o, k, this.#read());
-        return o;
-      }
-      case T_KEYED: {
-        const n = this.#readVarint();
-        const o: Record<string, unknown> = {};
-        for (let i = 0; i < n; i++) {
-          const k = this.#read() as string;
-          define(o, k, this.#read());
-        }
-        return o;
-      }
-      case T_WITH_UUID: {
-        const before = this.#read() as string;
-        const id = this.#readUuid();
-        return before + id + (this.#read() as string);
-      }
-    }
-    throw new Error(`packed record is corrupt (tag ${tag} at ${this.#p - 1})`);
-  }
-}
-
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
-
-/**
- * Writes the 16 bytes of a lower-case canonical UUID into `out` at `at`; false (having written
- * part of them, perhaps) for anything else.
- */
-export function uuidToBytes(id: string, out: Uint8Array, at: number): boolean {
-  if (id.length !== 36 || id.charCodeAt(8) !== 45 || id.charCodeAt(13) !== 45 || id.charCodeAt(18) !== 45 || id.charCodeAt(23) !== 45)
-    return false;
-  for (let i = 0; i < 36; i += 2) {
-    if (i === 8 || i === 13 || i === 18 || i === 23) i++;
-    const a = id.charCodeAt(i);
-    const b = id.charCodeAt(i + 1);
-    const hi = a < 128 ? HEX_VALUE[a]! : -1;
-    const lo = b < 128 ? HEX_VALUE[b]! : -1;
-    if (hi < 0 || lo < 0) return false;
-    out[at++] = (hi << 4) | lo;
-  }
-  return true;
-}
-
-const uuidText = Buffer.alloc(36);
-const HEX_CODES = new TextEncoder().encode('0123456789abcdef');
-
-/** The canonical text of the 16 bytes at `start`: one flat string (ids are kept by indexes and callers). */
-export function uuidFromBytes(bytes: Uint8Array, start: number): string {
-  let o = 0;
-  for (let i = 0; i < 16; i++) {
-    const b = bytes[start + i]!;
-    uuidText[o++] = HEX_CODES[b >> 4]!;
-    uuidText[o++] = HEX_CODES[b & 15]!;
-    if (i === 3 || i === 5 || i === 7 || i === 9) uuidText[o++] = 45; // '-'
-  }
-  return uuidText.toString('latin1');
-}
-
-/** A key set as an own data property, "__proto__" included (JSON.parse does the same). */
-function define(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 }

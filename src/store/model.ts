@@ -1,9 +1,24 @@
-// The one data model of the sandbox. Everything that is state lives in `Data`, so that
-// persistence, reset and restart cover all of it. Collections are id-keyed records so that
-// a lookup is O(1) and the write-ahead log can name a record by (collection, id).
+// The one data model of the sandbox. Everything that is state lives in the store (the shape of
+// its file is `Data`), so that persistence, reset and restart cover all of it. Every record has
+// an id (the write-ahead log names a record by collection and id) and a creation sequence number
+// set by the store (lists are ordered by it; docs/store.md).
 // Money is always integer cents; timestamps are ISO 8601 UTC strings from the sandbox clock.
 
 export const SCHEMA_VERSION = 1;
+
+/** What the store adds to every record. */
+export interface Stored {
+  id: string;
+  /**
+   * The store-wide creation sequence: given by the store when the record is first put, never
+   * changed after (a replacement keeps it). Newest first means highest seq first, whatever the
+   * records' clocks say.
+   */
+  seq: number;
+}
+
+/** A record as written by its maker: the store gives it its `seq` (distributes over unions). */
+export type New<T> = T extends Stored ? Omit<T, 'seq'> & { seq?: number } : never;
 
 export type ChargeStatus = 'WAITING_PAYMENT' | 'PAID' | 'EXPIRED' | 'CANCELLED';
 export type TransferStatus = 'PROCESSING' | 'COMPLETED' | 'FAILED';
@@ -14,7 +29,7 @@ export type DocumentType = 'CPF' | 'CNPJ';
 export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM';
 export type SplitMode = 'FIXED' | 'PERCENTAGE';
 
-export interface Account {
+export interface Account extends Stored {
   id: string;
   name: string;
   clientId: string;
@@ -29,7 +44,7 @@ export interface Account {
   updatedAt: string;
 }
 
-export interface Merchant {
+export interface Merchant extends Stored {
   id: string;
   accountId: string;
   name: string;
@@ -46,7 +61,7 @@ export interface Merchant {
   updatedAt: string;
 }
 
-export interface Wallet {
+export interface Wallet extends Stored {
   id: string;
   accountId: string;
   merchantId: string;
@@ -96,7 +111,7 @@ export interface SplitShare {
   share: number;
 }
 
-interface TransactionBase {
+interface TransactionBase extends Stored {
   id: string;
   accountId: string;
   /** set when a merchant token created it; money then moves in the merchant's main wallet */
@@ -153,7 +168,7 @@ export type LedgerRef = `account:${string}` | `wallet:${string}` | 'world';
  * One double-entry movement: `amount` leaves `from` and arrives at `to` (a pair of postings
  * held as one record). A balance is the sum of what arrived less the sum of what left.
  */
-export interface LedgerEntry {
+export interface LedgerEntry extends Stored {
   id: string;
   from: LedgerRef;
   to: LedgerRef;
@@ -165,7 +180,7 @@ export interface LedgerEntry {
   at: string;
 }
 
-export interface IdempotencyRecord {
+export interface IdempotencyRecord extends Stored {
   /** `${principalId}:${key}` */
   id: string;
   principalId: string;
@@ -186,7 +201,7 @@ export interface PixKeyOwner {
   account_type?: string;
 }
 
-export interface PixKeyEntry {
+export interface PixKeyEntry extends Stored {
   /** the normalized key */
   id: string;
   key: string;
@@ -207,10 +222,9 @@ export interface RuleMatch {
   descriptionContains?: string;
 }
 
-export interface Rule {
+export interface Rule extends Stored {
   id: string;
-  /** order of evaluation (first match wins) */
-  seq: number;
+  /** rules are evaluated in creation order (their seq; first match wins): a replacement keeps its place */
   description?: string;
   match: RuleMatch;
   outcome: {
@@ -226,7 +240,7 @@ export interface Rule {
 export type EventType =
   'cashin.created' | 'cashin.paid' | 'cashin.expired' | 'cashin.cancelled' | 'cashout.created' | 'cashout.completed' | 'cashout.failed';
 
-export interface WebhookEndpoint {
+export interface WebhookEndpoint extends Stored {
   id: string;
   accountId: string;
   url: string;
@@ -250,7 +264,7 @@ export interface WebhookEventData {
   error?: TransactionError;
 }
 
-export interface WebhookEvent {
+export interface WebhookEvent extends Stored {
   id: string;
   type: EventType;
   accountId: string;
@@ -266,7 +280,7 @@ export interface DeliveryAttempt {
   durationMs: number;
 }
 
-export interface Delivery {
+export interface Delivery extends Stored {
   id: string;
   endpointId: string;
   eventId: string;
@@ -278,7 +292,7 @@ export interface Delivery {
   createdAt: string;
 }
 
-export interface Fault {
+export interface Fault extends Stored {
   id: string;
   method: string | null;
   path: string;
@@ -299,11 +313,12 @@ export interface Meta {
   signingSecret: string;
   /** sandbox clock = real clock + offset */
   clockOffsetMs: number;
-  /** a counter so that records created within one millisecond keep their order */
+  /** the last creation sequence number given to a record (Stored.seq) */
   seq: number;
   createdAt: string;
 }
 
+/** The store as its file holds it (db.json): meta, then each collection's records by id. */
 export interface Data {
   meta: Meta;
   accounts: Record<string, Account>;

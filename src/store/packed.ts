@@ -1,242 +1,251 @@
 // The large collections (transactions, ledger entries, idempotency records, webhook events and
-// deliveries) hold their records packed (codec.ts) in an arena of 1 MiB buffers, found through an
-// insertion-ordered Map from id to position, and show the rest of the sandbox a plain-object view
-// of them: `data.transactions[id]`, `Object.values(...)`, `Object.keys(...)`, `id in ...`,
-// `for...in` and `JSON.stringify` all work as on an object whose keys are in creation order. Each
-// read decodes a fresh copy, so a record can only change through the store (tx.put), as the
-// store's contract already says.
-// Why an arena: the packed bytes live outside the JavaScript heap (no object per record for the
-// collector to visit, and the young generation does not grow while 100,000 records are loaded);
-// the Map holds a 16-byte key per UUID id and a number. A record that changes is written anew and
-// its old bytes become garbage; the arena is rewritten when garbage outweighs what is alive.
-import { uuidFromBytes, uuidToBytes, type Codec } from './codec.js';
+// deliveries) keep their records packed (codec.ts) in an arena of 256 KiB buffers. Nothing of them
+// is a JavaScript object until it is read:
+//   rows   (seq → where the entry is in the arena), in creation order
+//   ids    (hash of the id → seq); the entry starts with the id itself, so a hash that collides
+//          is told apart by reading it
+//   arena  entries [length][packed id][packed record], appended; a replaced or removed entry
+//          becomes garbage, reclaimed a chunk at a time (#tidy)
+// All three live outside the JavaScript heap: 100,000 records cost the collector a few hundred
+// objects, and the heap (and what V8 keeps in reserve for it) does not grow with the store.
+import type { Codec } from './codec.js';
+import { Collection, type IndexSpec } from './collection.js';
+import { hash32 } from './hash.js';
+import type { Stored } from './model.js';
+import { PairSet } from './pairs.js';
 
-/** marks an id kept as it is, when it could be taken for a 16-byte key (never a byte itself) */
-const ESCAPE = '\u0100';
-const CHUNK = 1 << 20;
+const CHUNK = 256 << 10;
 const LENGTH_BYTES = 4;
-
-const keyBytes = Buffer.alloc(16);
-
-/** The Map key of an id: 16 one-byte chars for a lower-case UUID, the id itself otherwise. */
-export function keyOf(id: string): string {
-  // one flat string (a += chain would keep 15 cons cells per key alive in the Map)
-  if (uuidToBytes(id, keyBytes, 0)) return keyBytes.toString('latin1');
-  return id.length === 16 || id.startsWith(ESCAPE) ? ESCAPE + id : id;
-}
-
-export function idOf(key: string): string {
-  if (key.startsWith(ESCAPE)) return key.slice(1);
-  if (key.length !== 16) return key;
-  keyBytes.write(key, 0, 16, 'latin1');
-  return uuidFromBytes(keyBytes, 0);
-}
+/** positions are kept as 32-bit numbers: the arena of one collection holds at most 4 GiB */
+const MAX_POSITION = 0xffff_ffff;
 
 /**
- * Append-only storage of byte strings in 1 MiB chunks. A position is chunk × CHUNK + offset; each
- * entry starts with its length. Chunks are never written twice, so positions taken earlier stay
- * valid for whoever still holds the chunk list (a snapshot being written).
+ * Append-only storage of byte strings in chunks of 256 KiB. A position is chunk × CHUNK + offset;
+ * each entry starts with its length. Chunks are never written twice, so positions taken earlier
+ * stay valid for whoever still holds the chunk list (a snapshot being written). A chunk whose
+ * entries were all moved away is dropped, and its number is given to the next chunk opened.
  */
 class Arena {
-  chunks: Buffer[] = [];
-  #used = CHUNK; // no chunk yet: the first write opens one
+  chunks: (Buffer | null)[] = [];
+  /** bytes written to each chunk, and how many of them are still alive */
+  readonly #used: number[] = [];
+  readonly #alive: number[] = [];
+  readonly #free: number[] = [];
+  #current = -1;
   live = 0;
   garbage = 0;
 
   append(src: Buffer, length: number): number {
     const need = length + LENGTH_BYTES;
-    if (this.#used + need > (this.chunks.at(-1)?.length ?? 0)) {
-      this.chunks.push(Buffer.allocUnsafe(Math.max(CHUNK, need)));
-      this.#used = 0;
-    }
-    const ci = this.chunks.length - 1;
+    const cur = this.chunks[this.#current];
+    if (!cur || this.#used[this.#current]! + need > cur.length) this.#open(Math.max(CHUNK, need));
+    const ci = this.#current;
+    const at = this.#used[ci]!;
+    const pos = ci * CHUNK + at;
+    if (pos > MAX_POSITION) throw new Error('a packed collection cannot hold more than 4 GiB');
     const chunk = this.chunks[ci]!;
-    const at = this.#used;
     chunk.writeUInt32LE(length, at);
     src.copy(chunk, at + LENGTH_BYTES, 0, length);
-    this.#used += need;
+    this.#used[ci] = at + need;
+    this.#alive[ci]! += need;
     this.live += need;
-    return ci * CHUNK + at;
+    return pos;
+  }
+
+  #open(size: number): void {
+    const ci = this.#free.pop() ?? this.chunks.length;
+    // an entry larger than a chunk gets a chunk of its own (positions of the next number stay clear of it)
+    this.chunks[ci] = Buffer.allocUnsafe(size);
+    this.#used[ci] = 0;
+    this.#alive[ci] = 0;
+    this.#current = ci;
   }
 
   /** The chunk and the start of the bytes at `pos`. */
   locate(pos: number, chunks = this.chunks): [Buffer, number] {
-    const ci = Math.floor(pos / CHUNK);
-    return [chunks[ci]!, (pos % CHUNK) + LENGTH_BYTES];
-  }
-
-  sizeAt(pos: number): number {
-    const [chunk, start] = this.locate(pos);
-    return chunk.readUInt32LE(start - LENGTH_BYTES) + LENGTH_BYTES;
+    return [chunks[Math.floor(pos / CHUNK)]!, (pos % CHUNK) + LENGTH_BYTES];
   }
 
   free(pos: number): void {
-    const n = this.sizeAt(pos);
+    const ci = Math.floor(pos / CHUNK);
+    const [chunk, start] = this.locate(pos);
+    const n = chunk.readUInt32LE(start - LENGTH_BYTES) + LENGTH_BYTES;
+    this.#alive[ci]! -= n;
     this.live -= n;
     this.garbage += n;
   }
 
-  copyFrom(other: Arena, pos: number): number {
-    const [chunk, start] = other.locate(pos);
+  /** The full chunk (not the one being written) with the most garbage, and how much; -1 when none. */
+  worst(): [number, number] {
+    let best = -1;
+    let most = 0;
+    for (let ci = 0; ci < this.chunks.length; ci++) {
+      if (ci === this.#current || !this.chunks[ci]) continue;
+      const g = this.#used[ci]! - this.#alive[ci]!;
+      if (g > most) [best, most] = [ci, g];
+    }
+    return [best, most];
+  }
+
+  /** The positions of every entry written to chunk `ci`, alive or not. */
+  *positions(ci: number): Generator<number> {
+    const chunk = this.chunks[ci]!;
+    for (let at = 0; at < this.#used[ci]!; at += chunk.readUInt32LE(at) + LENGTH_BYTES) yield ci * CHUNK + at;
+  }
+
+  /** Forgets a chunk whose live entries were all copied elsewhere (the copies are counted there). */
+  drop(ci: number): void {
+    this.garbage -= this.#used[ci]! - this.#alive[ci]!;
+    this.live -= this.#alive[ci]!;
+    this.chunks[ci] = null;
+    this.#free.push(ci);
+  }
+
+  copyFrom(pos: number): number {
+    const [chunk, start] = this.locate(pos);
     const length = chunk.readUInt32LE(start - LENGTH_BYTES);
     return this.append(chunk.subarray(start, start + length), length);
   }
 }
 
-export class PackedCollection<T = unknown> {
+/** A point-in-time copy of a packed collection, decoded record by record while it is written out. */
+export interface PackedCapture {
+  size: number;
+  records(): Generator<[string, unknown]>;
+}
+
+export class PackedCollection<T extends Stored> extends Collection<T> {
   readonly #codec: Codec;
-  readonly #map = new Map<string, number>();
-  #arena = new Arena();
-  /** the plain-object view handed out as data[collection] */
-  readonly view: Record<string, T>;
+  readonly #arena = new Arena();
+  /** (hash of the id, seq) */
+  readonly #ids = new PairSet('uint32');
 
-  constructor(codec: Codec) {
+  constructor(name: string, indexes: Record<string, IndexSpec<T>>, codec: Codec) {
+    super(name, indexes);
     this.#codec = codec;
-    this.view = makeView(this);
-    views.set(this.view, this);
   }
 
-  get size(): number {
-    return this.#map.size;
+  /** where the record found by the last #find begins */
+  #hitChunk: Buffer = Buffer.alloc(0);
+  #hitAt = 0;
+
+  /** The seq of the record with this id (its place noted for the caller), or undefined: one binary search in the common case. */
+  #find(id: string): number | undefined {
+    const h = hash32(id);
+    for (let seq = this.#ids.first(h); seq !== undefined; seq = this.#ids.next(h, seq)) {
+      const [chunk, start] = this.#arena.locate(this.rows.first(seq)!);
+      const at = this.#codec.matchEntryId(chunk, start, id);
+      if (at < 0) continue; // another id with the same hash
+      this.#hitChunk = chunk;
+      this.#hitAt = at;
+      return seq;
+    }
+    return undefined;
   }
 
-  has(id: string): boolean {
-    return this.#map.has(keyOf(id));
+  seqOf(id: string): number | undefined {
+    return this.#find(id);
   }
 
-  get(id: string): T | undefined {
-    const at = this.#locate(id);
-    return at && (this.#codec.decodeBytes(at[0], at[1], id) as T);
+  override get(id: string): Readonly<T> | undefined {
+    return this.#find(id) === undefined ? undefined : (this.#codec.decodeRecord(this.#hitChunk, this.#hitAt, id) as T);
   }
 
-  /** Only the named top-level fields of a record (see Codec.decodeFields). */
-  getFields(id: string, fields: ReadonlySet<string>): Partial<T> | undefined {
-    const at = this.#locate(id);
-    return at && (this.#codec.decodeFields(at[0], at[1], fields, id) as Partial<T>);
+  protected recordAt(_seq: number, pos: number): Readonly<T> {
+    const [chunk, start] = this.#arena.locate(pos);
+    return this.#codec.entry(chunk, start).record as T;
   }
 
-  /** Where the record of `id` is packed, or undefined. */
-  #locate(id: string): [Buffer, number] | undefined {
-    const pos = this.#map.get(keyOf(id));
-    return pos === undefined ? undefined : this.#arena.locate(pos);
+  getFields(id: string, fields: ReadonlySet<string>): Readonly<Partial<T>> | undefined {
+    if (this.#find(id) === undefined) return undefined;
+    return this.#codec.decodeRecordFields(this.#hitChunk, this.#hitAt, fields, id) as Partial<T>;
   }
 
-  /** Packs and stores the record; throws (storing nothing) for a value JSON cannot hold. */
-  set(id: string, record: T): void {
-    const length = this.#codec.encodeBytes(record, id);
-    const key = keyOf(id);
-    const old = this.#map.get(key);
-    if (old !== undefined) this.#arena.free(old);
-    this.#map.set(key, this.#arena.append(this.#codec.output, length));
+  _set(record: T): { before: Readonly<T> | undefined; stored: Readonly<T> } {
+    // packed first: a value the log could not hold throws here, before anything changed
+    const length = this.#codec.encodeEntry(record.id, record);
+    const pos = this.#arena.append(this.#codec.output, length);
+    const h = hash32(record.id);
+    const seq = this.seqOf(record.id);
+    let before: Readonly<T> | undefined;
+    if (seq !== undefined) {
+      const old = this.rows.first(seq)!;
+      before = this.recordAt(seq, old);
+      this.#arena.free(old);
+      if (seq === record.seq) this.rows.replace(seq, old, pos);
+      else {
+        this.rows.delete(seq, old);
+        this.#ids.delete(h, seq);
+      }
+    }
+    if (seq !== record.seq) {
+      this.rows.add(record.seq, pos);
+      this.#ids.add(h, record.seq);
+    }
+    this.changed(before, record);
     this.#tidy();
+    return { before, stored: record };
   }
 
-  delete(id: string): boolean {
-    const key = keyOf(id);
-    const old = this.#map.get(key);
-    if (old === undefined) return false;
-    this.#arena.free(old);
-    this.#map.delete(key);
+  _delete(id: string): Readonly<T> | undefined {
+    const seq = this.seqOf(id);
+    if (seq === undefined) return undefined;
+    const pos = this.rows.first(seq)!;
+    const before = this.recordAt(seq, pos);
+    this.#arena.free(pos);
+    this.rows.delete(seq, pos);
+    this.#ids.delete(hash32(id), seq);
+    this.changed(before, undefined);
     this.#tidy();
-    return true;
+    return before;
   }
 
-  *ids(): IterableIterator<string> {
-    for (const k of this.#map.keys()) yield idOf(k);
-  }
-
-  /** Bytes held: alive, and garbage not yet reclaimed (diagnostics). */
-  stats(): { records: number; liveBytes: number; garbageBytes: number; chunks: number } {
-    return { records: this.#map.size, liveBytes: this.#arena.live, garbageBytes: this.#arena.garbage, chunks: this.#arena.chunks.length };
-  }
-
-  /** The records as they are now, decoded later: chunks are never written twice, so the capture stays consistent. */
-  capture(): { size: number; entries: IterableIterator<[string, number]>; decode: (key: string, pos: number) => [string, T] } {
-    const pairs = [...this.#map];
+  /** The records as they are now, decoded later: chunks are never written twice, so the copy stays consistent. */
+  capture(): PackedCapture {
+    const { v: positions } = this.rows.copy();
+    const chunks = this.#arena.chunks.slice();
     const arena = this.#arena;
-    const chunks = arena.chunks.slice();
     const codec = this.#codec;
     return {
-      size: pairs.length,
-      entries: pairs.values(),
-      decode: (key, pos) => {
-        const id = idOf(key);
-        const [chunk, start] = arena.locate(pos, chunks);
-        return [id, codec.decodeBytes(chunk, start, id) as T];
+      size: positions.length,
+      *records() {
+        for (const pos of positions) {
+          const [chunk, start] = arena.locate(pos, chunks);
+          const { id, record } = codec.entry(chunk, start);
+          yield [id, record];
+        }
       },
     };
   }
 
-  /** Rewrites the arena once garbage outweighs the live bytes (updates and deletions leave garbage). */
+  /** Bytes held: alive, garbage not yet reclaimed, and the tables (diagnostics). */
+  stats(): { records: number; liveBytes: number; garbageBytes: number; chunks: number; tableBytes: number } {
+    const a = this.#arena;
+    return {
+      records: this.size,
+      liveBytes: a.live,
+      garbageBytes: a.garbage,
+      chunks: a.chunks.filter(Boolean).length,
+      tableBytes: this.indexBytes() + this.#ids.bytes(),
+    };
+  }
+
+  /**
+   * Updates and removals leave garbage in the arena. Once it is more than an eighth of what is
+   * alive, the chunk with the most of it is emptied: its live entries are written anew at the end
+   * and the chunk dropped. One chunk per change at most, so a change never waits for more than one
+   * chunk's copy, and garbage stays near an eighth of the live bytes.
+   */
   #tidy(): void {
     const a = this.#arena;
-    if (a.garbage < 4 * CHUNK || a.garbage < a.live) return;
-    const next = new Arena();
-    for (const [key, pos] of this.#map) this.#map.set(key, next.copyFrom(a, pos));
-    this.#arena = next;
+    if (a.garbage < Math.max(CHUNK, a.live / 8)) return;
+    const [ci, garbage] = a.worst();
+    if (ci < 0 || garbage === 0) return;
+    for (const pos of [...a.positions(ci)]) {
+      const [chunk, start] = a.locate(pos);
+      const seq = this.seqOf(this.#codec.entryId(chunk, start));
+      if (seq !== undefined && this.rows.first(seq) === pos) this.rows.replace(seq, pos, a.copyFrom(pos));
+    }
+    a.drop(ci);
   }
-}
-
-const views = new WeakMap<object, PackedCollection>();
-
-/** The packed collection behind a view (undefined for a plain object collection). */
-export const packedOf = (value: unknown): PackedCollection | undefined =>
-  value && typeof value === 'object' ? views.get(value) : undefined;
-
-/**
- * A collection's own record by id, or undefined. On a packed collection it decodes once; reading
- * through the view would pass two traps (Object.hasOwn's descriptor, then the read).
- */
-export function ownRecord<T>(coll: Record<string, T>, id: string): T | undefined {
-  const packed = views.get(coll) as PackedCollection<T> | undefined;
-  if (packed) return packed.get(id);
-  return Object.hasOwn(coll, id) ? coll[id] : undefined;
-}
-
-/**
- * The named fields of a collection's own record by id (a plain collection hands over the whole
- * record, which has them too), or undefined: for reads that need a few fields of large records.
- */
-export function ownFields<V>(coll: Record<string, unknown>, id: string, fields: ReadonlySet<string>): V | undefined {
-  const packed = views.get(coll);
-  if (packed) return packed.getFields(id, fields) as V | undefined;
-  return (Object.hasOwn(coll, id) ? coll[id] : undefined) as V | undefined;
-}
-
-function makeView<T>(coll: PackedCollection<T>): Record<string, T> {
-  const target: Record<string, T> = {};
-  return new Proxy(target, {
-    get(t, k, receiver) {
-      if (typeof k === 'string') {
-        const v = coll.get(k);
-        if (v !== undefined) return v;
-      }
-      return Reflect.get(t, k, receiver) as unknown;
-    },
-    set(_t, k, v) {
-      if (typeof k !== 'string') return false;
-      coll.set(k, v as T);
-      return true;
-    },
-    has(t, k) {
-      return (typeof k === 'string' && coll.has(k)) || Reflect.has(t, k);
-    },
-    deleteProperty(_t, k) {
-      if (typeof k === 'string') coll.delete(k);
-      return true;
-    },
-    ownKeys() {
-      return [...coll.ids()];
-    },
-    // an accessor: enumerating keys (Object.keys, for...in, hasOwn) decodes nothing; reading does
-    getOwnPropertyDescriptor(_t, k) {
-      if (typeof k !== 'string' || !coll.has(k)) return undefined;
-      return { get: () => coll.get(k), set: (v: T) => coll.set(k, v), enumerable: true, configurable: true };
-    },
-    defineProperty(_t, k, desc) {
-      if (typeof k !== 'string' || !('value' in desc)) return false;
-      coll.set(k, desc.value as T);
-      return true;
-    },
-  });
 }

@@ -13,36 +13,40 @@
 // any other layout (hand-made, pretty-printed, an older version's single line) is read whole.
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import type { Meta } from './model.js';
-import { packedOf } from './packed.js';
+import type { StoreData } from './data.js';
+import { COLLECTIONS, type Data, type Meta } from './model.js';
+import { PackedCollection } from './packed.js';
 
-/** A point-in-time copy of the store's contents, cheap to take (references, never record copies). */
+/** A point-in-time copy of the store's contents, cheap to take (positions and references, never record copies). */
 export interface SnapshotSource {
   meta: Meta;
   wal: number;
   collections: { name: string; records: () => Iterable<[string, unknown]> }[];
 }
 
-/** Captures `data` now: later changes replace records (never mutate them), so the capture stays as it was. */
-export function captureOf(data: Record<string, unknown>, wal: number): SnapshotSource {
+/**
+ * Captures `data` now, records in creation order: a packed collection's rows are copied (its
+ * arena chunks are never written twice), a plain one's frozen records are listed.
+ */
+export function captureOf(data: StoreData, wal: number): SnapshotSource {
   const collections: SnapshotSource['collections'] = [];
-  for (const [name, coll] of Object.entries(data)) {
-    if (name === 'meta') continue;
-    const packed = packedOf(coll);
-    if (packed) {
-      const c = packed.capture();
-      collections.push({
-        name,
-        *records() {
-          for (const [key, value] of c.entries) yield c.decode(key, value);
-        },
-      });
+  for (const name of COLLECTIONS) {
+    const coll = data.collections[name];
+    if (coll instanceof PackedCollection) {
+      const c = coll.capture();
+      collections.push({ name, records: () => c.records() });
     } else {
-      const entries = Object.entries(coll as Record<string, unknown>);
+      const entries: [string, unknown][] = [];
+      for (const r of coll.scan({ order: 'oldest' })) entries.push([r.id, r]);
       collections.push({ name, records: () => entries });
     }
   }
-  return { meta: { ...(data.meta as Meta) }, wal, collections };
+  return { meta: { ...data.meta }, wal, collections };
+}
+
+/** The snapshot source of plain data (a store made by a tool, such as the bench's seed). */
+export function sourceOf(data: Data, wal = 0): SnapshotSource {
+  return { meta: data.meta, wal, collections: COLLECTIONS.map((name) => ({ name, records: () => Object.entries(data[name] ?? {}) })) };
 }
 
 const CHUNK = 1 << 20;

@@ -1,44 +1,33 @@
-// The single serialized writer. A mutation runs synchronously against the in-memory data
-// (JavaScript's one thread is the lock), so concurrent requests can never interleave inside
-// one; if it throws, its undo log restores every record and index it touched. Its ops then
-// join the next group commit: all ops gathered while a write is under way go out together in
-// one log append, and each caller is answered only when the append holding its ops is done.
-// The large collections keep their records packed (packed.ts); their `data[...]` is a view that
-// reads like a plain object. Compaction runs beside the appends, never in front of them.
+// The single serialized writer. A change runs synchronously against the collections in memory
+// (JavaScript's one thread is the lock), so concurrent requests can never interleave inside one;
+// if it throws, its undo log restores every record, index and meta field it touched. Its ops then
+// join the next group commit: all ops gathered while a write is under way go out together in one
+// log append, and each caller is answered only when the append holding its ops is done.
+// lowdb's Low holds the data: opening is Low.read() through the write-ahead adapter, compaction
+// is Low.write() (wal-adapter.ts); compaction runs beside the appends, never in front of them.
+// docs/store.md tells the whole story.
 import { randomBytes } from 'node:crypto';
-import { Low, Memory } from 'lowdb';
-import { Codec } from './codec.js';
-import { COLLECTIONS, emptyData, SCHEMA_VERSION, type CollectionName, type Data, type EntityOf, type Meta } from './model.js';
-import { Indexes } from './indexes.js';
-import { applyOp, type Op } from './ops.js';
-import { ownRecord, PackedCollection, packedOf } from './packed.js';
-import { StoreFileError, WalAdapter, type LoadSink, type LogAdapter } from './wal-adapter.js';
+import { Low } from 'lowdb';
+import type { BalanceReader } from './balances.js';
+import { IdleRelease } from './idle-release.js';
+import { StoreData, type Reads } from './data.js';
+import { emptyData, SCHEMA_VERSION, type CollectionName, type Data, type EntityOf, type Meta, type New } from './model.js';
+import type { Op } from './ops.js';
+import type { ReaderOf } from './schema.js';
+import { MemoryAdapter, StoreFileError, WalAdapter, type LogAdapter } from './wal-adapter.js';
 
-export interface Tx {
-  readonly data: Readonly<Data>;
-  readonly ix: Indexes;
-  get<C extends CollectionName>(c: C, id: string): EntityOf<C> | undefined;
-  put<C extends CollectionName>(c: C, record: EntityOf<C>): void;
-  remove<C extends CollectionName>(c: C, id: string): void;
-  setMeta<K extends keyof Meta>(key: K, value: Meta[K]): void;
-  /** a counter that orders records created within one millisecond */
-  nextSeq(): number;
-}
+export type { Reads } from './data.js';
 
-/** The collections that grow with use: packed in memory (about a fifth of the size of objects). */
-export const PACKED_COLLECTIONS: readonly CollectionName[] = ['transactions', 'ledger', 'idempotency', 'events', 'deliveries'];
-
-class MemoryLog implements LogAdapter {
-  #inner = new Memory<Data>();
-  read = () => this.#inner.read();
-  write = (data: Data) => this.#inner.write(data);
-  load = () => Promise.resolve({ compact: false });
-  append = () => Promise.resolve();
-  compact = () => Promise.resolve({ done: Promise.resolve() });
-  logBytes = () => 0;
-  snapshotBytes = () => 0;
-  quiesce = () => Promise.resolve();
-  close = () => Promise.resolve();
+/** One change: the reads of the store, and its only ways to write. */
+export interface Tx extends Reads {
+  /**
+   * Stores the record whole (a new one, or the replacement of the one with its id) and returns it
+   * as stored. The store gives a new record its `seq`; a replacement keeps the one it had.
+   */
+  put<C extends CollectionName>(c: C, record: New<EntityOf<C>>): Readonly<EntityOf<C>>;
+  /** Removes the record; returns it (undefined when there was none). */
+  remove<C extends CollectionName>(c: C, id: string): Readonly<EntityOf<C>> | undefined;
+  setMeta<K extends 'clockOffsetMs'>(key: K, value: Meta[K]): void;
 }
 
 export interface StoreOptions {
@@ -48,29 +37,11 @@ export interface StoreOptions {
   now: () => string;
 }
 
-/** `data` with its large collections packed (records moved, never shared with the plain object). */
-function adopt(plain: Data, codec: Codec): Data {
-  const data = { ...plain };
-  for (const c of COLLECTIONS) {
-    const source = (plain[c] ?? {}) as Record<string, unknown>;
-    if (!PACKED_COLLECTIONS.includes(c)) {
-      (data as unknown as Record<string, unknown>)[c] = source;
-      continue;
-    }
-    if (packedOf(source)) continue;
-    const coll = new PackedCollection(codec);
-    for (const [id, record] of Object.entries(source)) coll.set(id, record);
-    (data as unknown as Record<string, unknown>)[c] = coll.view;
-  }
-  return data;
-}
-
-export class Store {
-  data: Data;
-  ix: Indexes;
+export class Store implements Reads {
   readonly file: string | null;
-  #db: Low<Data>;
-  #adapter: LogAdapter;
+  readonly #db: Low<StoreData>;
+  readonly #adapter: LogAdapter;
+  #reads: Reads;
   /** log lines (one per applied change) not yet appended */
   #pending: string[] = [];
   #waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
@@ -78,52 +49,27 @@ export class Store {
   #compacting: Promise<void> | null = null;
   #failed: unknown = null;
   #listeners: (() => void)[] = [];
+  #generation = 0;
+  readonly #idle = new IdleRelease();
 
-  private constructor(db: Low<Data>, adapter: LogAdapter, file: string | null, ix: Indexes) {
+  private constructor(db: Low<StoreData>, adapter: LogAdapter, file: string | null) {
     this.#db = db;
     this.#adapter = adapter;
-    this.data = db.data;
-    this.ix = ix;
+    this.#reads = db.data.reads();
     this.file = file;
   }
 
   /** Opens (or creates) the store. A file that cannot be parsed throws StoreFileError and is left untouched. */
   static async open(opts: StoreOptions): Promise<Store> {
-    const adapter: LogAdapter = opts.file ? new WalAdapter(opts.file, opts.fsync ?? true) : new MemoryLog();
-    const fresh = emptyData(randomBytes(32).toString('hex'), opts.now());
-    let data = adopt(fresh, new Codec());
-    let ix = new Indexes();
-    const coll = (c: string) =>
-      (data as unknown as Record<string, Record<string, unknown>>)[c] ?? ((data as unknown as Record<string, unknown>)[c] = {});
-    // records arrive one at a time and are packed at once (a packed collection's view packs what
-    // is assigned to it): the store is never held twice over
-    const sink: LoadSink = {
-      meta: (meta) => {
-        data.meta = meta;
-      },
-      record: (c, id, value) => {
-        coll(c)[id] = value;
-        ix.update(c as CollectionName, undefined, value as never);
-      },
-      reset: () => {
-        data = adopt(emptyData(fresh.meta.signingSecret, fresh.meta.createdAt), new Codec());
-        ix = new Indexes();
-      },
-      op: (op: Op) => {
-        if ('meta' in op) return applyOp(data, op);
-        const before = ownRecord(coll(op.c), op.id);
-        applyOp(data, op);
-        ix.update(op.c, before as never, ('del' in op ? undefined : op.v) as never);
-      },
-    };
-    let loaded: { compact: boolean };
+    const adapter: LogAdapter = opts.file ? new WalAdapter(opts.file, opts.fsync ?? true) : new MemoryAdapter();
+    const db = new Low<StoreData>(adapter, new StoreData(emptyData(randomBytes(32).toString('hex'), opts.now()).meta));
     try {
-      loaded = await adapter.load(sink);
+      await db.read();
     } catch (e) {
       await adapter.close();
       throw e;
     }
-    const version = data.meta?.schemaVersion;
+    const version = db.data.meta.schemaVersion;
     if (typeof version !== 'number' || version > SCHEMA_VERSION) {
       await adapter.close();
       throw new StoreFileError(
@@ -131,12 +77,68 @@ export class Store {
         `schema version ${String(version)} is not supported by this build (${SCHEMA_VERSION})`,
       );
     }
-    const db = new Low<Data>(adapter, data);
-    const store = new Store(db, adapter, opts.file, ix);
-    // the log replayed into a fresh snapshot, or a first snapshot for a new store
-    if (loaded.compact) await (await adapter.compact(data)).done;
+    const store = new Store(db, adapter, opts.file);
+    // the log replayed into a fresh snapshot, a first snapshot for a new store, or seqs given at load
+    if (adapter.compactAtOpen || db.data.seqsGiven) await db.write();
     return store;
   }
+
+  // ---- reads (the collections are replaced by a reset: always read them through the store) ----
+
+  get meta(): Readonly<Meta> {
+    return this.#reads.meta;
+  }
+  get balances(): BalanceReader {
+    return this.#reads.balances;
+  }
+  get accounts(): ReaderOf<'accounts'> {
+    return this.#reads.accounts;
+  }
+  get merchants(): ReaderOf<'merchants'> {
+    return this.#reads.merchants;
+  }
+  get wallets(): ReaderOf<'wallets'> {
+    return this.#reads.wallets;
+  }
+  get transactions(): ReaderOf<'transactions'> {
+    return this.#reads.transactions;
+  }
+  get ledger(): ReaderOf<'ledger'> {
+    return this.#reads.ledger;
+  }
+  get idempotency(): ReaderOf<'idempotency'> {
+    return this.#reads.idempotency;
+  }
+  get pixKeys(): ReaderOf<'pixKeys'> {
+    return this.#reads.pixKeys;
+  }
+  get rules(): ReaderOf<'rules'> {
+    return this.#reads.rules;
+  }
+  get webhookEndpoints(): ReaderOf<'webhookEndpoints'> {
+    return this.#reads.webhookEndpoints;
+  }
+  get events(): ReaderOf<'events'> {
+    return this.#reads.events;
+  }
+  get deliveries(): ReaderOf<'deliveries'> {
+    return this.#reads.deliveries;
+  }
+  get faults(): ReaderOf<'faults'> {
+    return this.#reads.faults;
+  }
+
+  /** Bumped by each reset (replace): a worker that keeps something across changes knows to start over. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The whole store as its file holds it: a full scan (tests and tools, never a request). */
+  toData(): Data {
+    return this.#db.data.toData();
+  }
+
+  // ---- writes ----
 
   /**
    * Runs `fn` now, as one atomic change, and resolves with its result once the change is durable.
@@ -156,63 +158,54 @@ export class Store {
 
   /** Runs `fn` as one atomic change in memory and queues its ops; `sync()` waits for them. */
   apply<T>(fn: (tx: Tx) => T): T {
+    const data = this.#db.data;
     const ops: Op[] = [];
     const undo: (() => void)[] = [];
-    const data = this.data;
-    const ix = this.ix;
-    // a packed collection's view packs what is assigned to it and unpacks what is deleted: one
-    // write path for both kinds of collection
-    const coll = (c: CollectionName) => data[c] as Record<string, unknown>;
+    const seqBefore = data.meta.seq;
     const tx: Tx = {
-      data,
-      ix,
-      get: (c, id) => ownRecord(coll(c), id) as EntityOf<typeof c> | undefined,
-      put: (c, record) => {
-        const id = (record as { id: string }).id;
-        const before = tx.get(c, id);
-        coll(c)[id] = record; // a packed collection throws, storing nothing, for a value the log could not hold
-        ix.update(c, before, record);
-        undo.push(() => {
-          if (before !== undefined) coll(c)[id] = before;
-          else delete coll(c)[id];
-          ix.update(c, record, before);
-        });
+      ...this.#reads,
+      put: (c, input) => {
+        const coll = data.collections[c];
+        const id = input.id;
+        const existing = coll.seqOf(id);
+        if (input.seq !== undefined && input.seq !== existing)
+          throw new Error(`${c} ${id}: a record's seq is given by the store (${input.seq} given, ${String(existing)} stored)`);
+        const seq = existing ?? ++data.meta.seq;
+        const record = (input.seq === seq ? input : { ...input, seq }) as unknown as EntityOf<typeof c>;
+        const { before, stored } = coll._set(record); // a packed collection throws, storing nothing, for a value the log could not hold
+        undo.push(() => (before ? coll._set(before as EntityOf<typeof c>) : coll._delete(id)));
         ops.push({ c, id, v: record });
+        return stored;
       },
       remove: (c, id) => {
-        const before = tx.get(c, id);
-        if (before === undefined) return;
-        delete coll(c)[id];
-        ix.update(c, before, undefined);
-        undo.push(() => {
-          coll(c)[id] = before;
-          ix.update(c, undefined, before);
-        });
+        const coll = data.collections[c];
+        const before = coll._delete(id);
+        if (before === undefined) return undefined;
+        undo.push(() => coll._set(before as EntityOf<typeof c>));
         ops.push({ c, id, del: 1 });
+        return before;
       },
       setMeta: (key, value) => {
         const before = data.meta[key];
         data.meta[key] = value;
-        undo.push(() => {
-          data.meta[key] = before;
-        });
+        undo.push(() => (data.meta[key] = before));
         ops.push({ meta: key, v: value });
-      },
-      nextSeq: () => {
-        const next = data.meta.seq + 1;
-        tx.setMeta('seq', next);
-        return next;
       },
     };
     try {
       const result = fn(tx);
       if (result instanceof Promise) throw new Error('a store mutation must be synchronous');
+      if (data.meta.seq !== seqBefore) ops.push({ meta: 'seq', v: data.meta.seq });
       // serialized now, inside the change: a value the log cannot hold undoes this change only
       if (ops.length > 0) this.#pending.push(JSON.stringify(ops));
-      if (ops.length > 0) for (const l of this.#listeners) l();
+      if (ops.length > 0) {
+        for (const l of this.#listeners) l();
+        this.#idle.changed();
+      }
       return result;
     } catch (e) {
       for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      data.meta.seq = seqBefore;
       throw e;
     }
   }
@@ -244,17 +237,16 @@ export class Store {
     await this.idle();
     // the files may have been moved aside: the log is reopened at its path, never written into the moved one
     await this.#adapter.quiesce();
-    this.data = adopt(data, new Codec());
-    this.#db.data = this.data;
-    this.ix = Indexes.build(this.data);
-    await (
-      await this.#adapter.compact(this.data)
-    ).done;
+    this.#db.data = StoreData.fromData(data);
+    this.#reads = this.#db.data.reads();
+    this.#generation++;
+    await this.#db.write();
   }
 
   async close(): Promise<void> {
+    this.#idle.close();
     await this.idle();
-    if (!this.#failed && this.#adapter.logBytes() > 0) await (await this.#adapter.compact(this.data)).done;
+    if (!this.#failed && this.#adapter.logBytes() > 0) await this.#db.write();
     await this.#adapter.close();
   }
 
@@ -284,7 +276,7 @@ export class Store {
       try {
         await this.#adapter.append(lines);
         for (const w of waiters) w.resolve();
-        if (this.#shouldCompact()) await this.#startCompaction();
+        if (this.#shouldCompact()) this.#startCompaction();
       } catch (e) {
         // A write that failed leaves memory ahead of disk: refuse every later change loudly.
         this.#failed = e;
@@ -295,10 +287,12 @@ export class Store {
     }
   }
 
-  /** Rotates the log and captures the data now; the snapshot is then written beside the appends. */
-  async #startCompaction(): Promise<void> {
-    const { done } = await this.#adapter.compact(this.data);
-    const running: Promise<void> = done.then(
+  /**
+   * Low.write(): the adapter rotates the log and captures the data at once (later appends wait for
+   * the rotation, never for the snapshot), then streams the snapshot beside the appends.
+   */
+  #startCompaction(): void {
+    const running: Promise<void> = this.#db.write().then(
       () => undefined,
       (e: unknown) => console.error('[pix-sandbox] compaction failed (the log keeps every change; it will be retried):', e),
     );

@@ -1,23 +1,28 @@
-// A lowdb adapter that keeps the store as a JSON snapshot (`db.json`, one record per line, see
-// snapshot.ts) plus a write-ahead log beside it (`db.json.wal`, one JSON line per group commit).
-// A commit appends only what changed, so its cost does not grow with the store.
+// The lowdb adapter of the store: lowdb's Low holds the data in memory (db.data) and calls read()
+// to open the store and write() to compact it. On disk the store is a JSON snapshot (`db.json`,
+// one record per line, see snapshot.ts) plus a write-ahead log beside it (`db.json.wal`, one JSON
+// line per group commit, written by append()). A commit appends only what changed, so its cost
+// does not grow with the store.
 //
-// Compaction (at start when there was a log, when the log outgrows the snapshot, at close, at
-// reset) never holds up commits: the log is rotated (`db.json.wal` → `db.json.wal.<k>`, appends
-// continue in a new `db.json.wal`), the contents are captured at that instant, and the snapshot
-// is streamed to a temporary file and renamed over db.json with `"_wal": k`: it covers logs up to
-// k, which are then deleted. At start, the snapshot is read and only the logs it does not cover
-// are replayed (rotated ones by number, then the current one). A crash at any point leaves either
-// the old snapshot with every log after it, or the new one with the logs after it: never a
-// replay of changes older than the snapshot on top of it.
-// Replaying is idempotent (each op carries the whole record); a torn last line (a crash in the
-// middle of an append that was never acknowledged) is dropped.
+// read() streams the snapshot into fresh collections a record at a time (the store is never held
+// twice over), then replays the logs the snapshot does not cover: rotated ones by number, then
+// the current one. Replaying is idempotent (each op carries the whole record); a torn last line
+// (a crash in the middle of an append that was never acknowledged) is dropped.
+//
+// write() (compaction: at open when there was a log, when the log outgrows the snapshot, at close,
+// at reset) never holds up commits: at one instant it captures the data and rotates the log
+// (`db.json.wal` → `db.json.wal.<k>`; appends wait for the rename, then go to a new `db.json.wal`),
+// then streams the snapshot to a temporary file and renames it over db.json with `"_wal": k`: it
+// covers logs up to k, which are then deleted. A crash at any point leaves either the old snapshot
+// with every log after it, or the new one with the logs after it: never a replay of changes older
+// than the snapshot on top of it.
 import { open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
-import { emptyData, type Data } from './model.js';
-import { applyOp, type Op } from './ops.js';
-import { captureOf, readSnapshot, SnapshotFormatError, writeSnapshot, type SnapshotSink, type SnapshotSource } from './snapshot.js';
+import { StoreData } from './data.js';
+import type { Meta } from './model.js';
+import { replayOp, type Op } from './ops.js';
+import { captureOf, readSnapshot, SnapshotFormatError, writeSnapshot, type SnapshotSink } from './snapshot.js';
 
 export class StoreFileError extends Error {
   constructor(
@@ -28,18 +33,11 @@ export class StoreFileError extends Error {
   }
 }
 
-/** What a store is rebuilt from: the snapshot's records, then the logged ops after it. */
-export interface LoadSink extends SnapshotSink {
-  op(op: Op): void;
-}
-
-export interface LogAdapter extends Adapter<Data> {
-  /** reads the snapshot and replays the logs into `sink`; `compact` says whether a fresh snapshot is due */
-  load(sink: LoadSink): Promise<{ compact: boolean }>;
+export interface LogAdapter extends Adapter<StoreData> {
+  /** set by read(): the store should be compacted once open (a log was replayed, or there was no snapshot) */
+  readonly compactAtOpen: boolean;
   /** makes changes durable: each a JSON array of ops; one call, one log line */
   append(batches: readonly string[]): Promise<void>;
-  /** rotates the log now and captures `data`; `done` settles when the new snapshot is in place */
-  compact(data: Data): Promise<{ done: Promise<void> }>;
   /** bytes appended since the last rotation */
   logBytes(): number;
   snapshotBytes(): number;
@@ -48,17 +46,33 @@ export interface LogAdapter extends Adapter<Data> {
   close(): Promise<void>;
 }
 
+/** The in-memory store's adapter: nothing to read, nothing to write. */
+export class MemoryAdapter implements LogAdapter {
+  readonly compactAtOpen = false;
+  read = () => Promise.resolve(null);
+  write = () => Promise.resolve();
+  append = () => Promise.resolve();
+  logBytes = () => 0;
+  snapshotBytes = () => 0;
+  quiesce = () => Promise.resolve();
+  close = () => Promise.resolve();
+}
+
 /** The adapter of each open data file, so that moving the file aside can first let it settle. */
 const adapters = new Map<string, WalAdapter>();
 
 export class WalAdapter implements LogAdapter {
   readonly walFile: string;
+  compactAtOpen = false;
   #wal: FileHandle | null = null;
   #logBytes = 0;
   #snapshotBytes = 0;
   /** number of the last rotated log */
   #gen = 0;
   #compaction: Promise<void> | null = null;
+  /** a log rotation under way: appends wait for it */
+  #rotation: Promise<void> | null = null;
+  #appending: Promise<void> | null = null;
 
   constructor(
     readonly file: string,
@@ -67,27 +81,18 @@ export class WalAdapter implements LogAdapter {
     this.walFile = `${file}.wal`;
   }
 
-  /** lowdb's read: the whole store as plain objects (tools and tests; the Store uses load()). */
-  async read(): Promise<Data | null> {
-    let data: Data | null = null;
-    const sink: LoadSink = {
-      meta: (meta) => {
-        data ??= emptyData('', '');
-        data.meta = meta;
+  /** Low.read(): the store as the snapshot and the logs after it make it; null when there is no store yet. */
+  async read(): Promise<StoreData | null> {
+    let data: StoreData | null = null;
+    const sink: SnapshotSink = {
+      meta: (meta: Meta) => {
+        data = new StoreData(meta);
       },
-      record: (c, id, value) => {
-        ((data as unknown as Record<string, Record<string, unknown>>)[c] ??= {})[id] = value;
-      },
+      record: (c, id, value) => data?.load(c as never, id, value),
       reset: () => {
         data = null;
       },
-      op: (op) => applyOp(data!, op),
     };
-    await this.load(sink);
-    return data;
-  }
-
-  async load(sink: LoadSink): Promise<{ compact: boolean }> {
     let snap: Awaited<ReturnType<typeof readSnapshot>>;
     try {
       snap = await readSnapshot(this.file, sink);
@@ -102,39 +107,32 @@ export class WalAdapter implements LogAdapter {
     for (const log of logs) {
       const batches = await readLog(log);
       if (batches.length > 0 || (await sizeOf(log)) > 0) logged = true;
-      if (batches.length > 0 && !snap) throw new StoreFileError(this.file, `it is missing while its log ${log} exists`);
-      for (const ops of batches) for (const op of ops) sink.op(op);
+      if (batches.length > 0 && !data) throw new StoreFileError(this.file, `it is missing while its log ${log} exists`);
+      for (const ops of batches) for (const op of ops) replayOp(data!, op);
     }
     this.#gen = Math.max(covered, ...rotated.map((r) => r.n));
     this.#snapshotBytes = snap?.bytes ?? 0;
-    return { compact: !snap || snap.layout === 'whole' || logged };
+    this.compactAtOpen = !snap || snap.layout === 'whole' || logged;
+    return data;
   }
 
-  /** Compaction as lowdb sees it: the whole data written, waiting until it is in place. */
-  async write(data: Data): Promise<void> {
-    await (
-      await this.compact(data)
-    ).done;
-  }
-
-  async compact(data: Data): Promise<{ done: Promise<void> }> {
+  /**
+   * Low.write(): compaction. The capture and the start of the rotation happen in one synchronous
+   * step (no append of a later change can reach the rotated log); the rest runs beside the appends.
+   */
+  async write(data: StoreData): Promise<void> {
+    while (this.#compaction) await this.#compaction; // one at a time
     adapters.set(path.resolve(this.file), this); // the adapter that writes this file (a reader only reads)
-    await this.#compaction; // one at a time
     const k = ++this.#gen;
-    const source: SnapshotSource = captureOf(data as unknown as Record<string, unknown>, k);
-    // from here on, appends go to a new log; the rotated one is covered by the snapshot being written
-    await this.#wal?.close();
-    this.#wal = null;
-    await rename(this.walFile, `${this.walFile}.${k}`).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT') throw e;
-    });
-    this.#logBytes = 0;
-    await this.#handle(); // the new, empty log exists from now on
+    const source = captureOf(data, k);
+    const rotation = this.#rotate(k);
+    this.#rotation = rotation;
     const done = (async () => {
+      await rotation;
       this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
       for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await unlink(r.file).catch(() => undefined);
     })();
-    const settled: Promise<void> = done.then(
+    const settled = done.then(
       () => undefined,
       () => undefined,
     );
@@ -142,16 +140,33 @@ export class WalAdapter implements LogAdapter {
     void settled.then(() => {
       if (this.#compaction === settled) this.#compaction = null;
     });
-    return { done };
+    await done;
+  }
+
+  /** From here on appends go to a new log; the rotated one is covered by the snapshot being written. */
+  async #rotate(k: number): Promise<void> {
+    await this.#appending; // its lines are of changes the capture already holds
+    await this.#wal?.close();
+    this.#wal = null;
+    await rename(this.walFile, `${this.walFile}.${k}`).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+    this.#logBytes = 0;
+    await this.#handle(); // the new, empty log exists from now on
   }
 
   /** `batches` are JSON arrays of ops (one per change); one append writes them as one line. */
   async append(batches: readonly string[]): Promise<void> {
     if (batches.length === 0) return;
+    await this.#rotation;
     const text = batches.length === 1 ? `${batches[0]}\n` : `[${batches.map((b) => b.slice(1, -1)).join(',')}]\n`;
-    const wal = await this.#handle();
-    await wal.write(text);
-    if (this.fsync) await wal.datasync();
+    const write = (async () => {
+      const wal = await this.#handle();
+      await wal.write(text);
+      if (this.fsync) await wal.datasync();
+    })();
+    this.#appending = write.catch(() => undefined);
+    await write;
     this.#logBytes += text.length;
   }
 

@@ -6,8 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { realClock } from '../clock/clock.js';
 import type { AppContext, Worker } from '../context.js';
-import type { Data, Delivery } from '../store/model.js';
-import type { Indexes } from '../store/indexes.js';
+import type { Delivery } from '../store/model.js';
 import { ensureConfigEndpoint } from './endpoints.js';
 import { afterAttempt, dueHeads, eventBody } from './policy.js';
 import { prune } from './prune.js';
@@ -26,14 +25,14 @@ export class Dispatcher implements Worker {
   readonly #abort = new AbortController();
   #stopped = false;
   #pumpQueued = false;
-  #seenIx: Indexes | null = null;
+  #seenGeneration = -1;
   #seenPending = 0;
-  #seenData: Data;
+  #dataGeneration: number;
   #lastPruneMs = 0;
 
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
-    this.#seenData = ctx.store.data;
+    this.#dataGeneration = ctx.store.generation;
     // every attempt in flight listens for the stop signal
     setMaxListeners(MAX_IN_FLIGHT + 8, this.#abort.signal);
     ctx.dispatcher = this; // the control API wakes it after a redelivery
@@ -80,13 +79,15 @@ export class Dispatcher implements Worker {
   #pump(): Promise<void>[] {
     if (this.#stopped) return [];
     const { store, clock } = this.#ctx;
-    const pending: Delivery[] = [];
-    for (const id of store.ix.pendingDeliveries) {
-      const d = store.data.deliveries[id];
-      if (d) pending.push(d);
-    }
+    const now = clock.now();
+    const heads = dueHeads(
+      store.deliveries.ordered('byNextAttempt', now.getTime()),
+      (transactionId) => store.deliveries.find('byTransaction', transactionId),
+      (id) => store.events.get(id),
+      now.toISOString(),
+    );
     const waits: Promise<void>[] = [];
-    for (const d of dueHeads(pending, store.data.events, clock.nowIso())) {
+    for (const d of heads) {
       const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
       if (running) waits.push(running);
     }
@@ -96,10 +97,11 @@ export class Dispatcher implements Worker {
   #onChange(): void {
     // Only a commit that added PENDING deliveries (or a reset) needs a pump: a finished attempt
     // pumps by itself, and retries fall due with the clock (tick, clock advance).
-    const ix = this.#ctx.store.ix;
-    const grew = ix !== this.#seenIx || ix.pendingDeliveries.size > this.#seenPending;
-    this.#seenIx = ix;
-    this.#seenPending = ix.pendingDeliveries.size;
+    const store = this.#ctx.store;
+    const pending = store.deliveries.count('byStatus', 'PENDING');
+    const grew = store.generation !== this.#seenGeneration || pending > this.#seenPending;
+    this.#seenGeneration = store.generation;
+    this.#seenPending = pending;
     if (grew) this.#schedulePump();
   }
 
@@ -118,12 +120,12 @@ export class Dispatcher implements Worker {
 
   /** A reset replaces the data: the --webhook-url endpoint comes back with the fixtures. */
   async #afterReset(): Promise<void> {
-    if (this.#ctx.store.data === this.#seenData) return;
-    this.#seenData = this.#ctx.store.data;
+    if (this.#ctx.store.generation === this.#dataGeneration) return;
+    this.#dataGeneration = this.#ctx.store.generation;
     await this.#ctx.store.commit((tx) => ensureConfigEndpoint(tx, this.#ctx));
   }
 
-  #attempt(d: Delivery): Promise<void> {
+  #attempt(d: Readonly<Delivery>): Promise<void> {
     const p = this.#deliver(d)
       .catch((e: unknown) => console.error(`[pix-sandbox] webhook delivery ${d.id} could not be recorded:`, e))
       .finally(() => {
@@ -134,10 +136,10 @@ export class Dispatcher implements Worker {
     return p;
   }
 
-  async #deliver(d: Delivery): Promise<void> {
+  async #deliver(d: Readonly<Delivery>): Promise<void> {
     const { store, clock } = this.#ctx;
-    const endpoint = store.data.webhookEndpoints[d.endpointId];
-    const event = store.data.events[d.eventId];
+    const endpoint = store.webhookEndpoints.get(d.endpointId);
+    const event = store.events.get(d.eventId);
     const at = clock.nowIso();
     let result: { statusCode: number | null; error: string | null; durationMs: number };
     if (!endpoint || !event) {
@@ -158,7 +160,7 @@ export class Dispatcher implements Worker {
     }
     const schedule = this.#ctx.config.webhookRetrySchedule;
     await store.commit((tx) => {
-      const cur = tx.get('deliveries', d.id);
+      const cur = tx.deliveries.get(d.id);
       if (!cur || cur.status !== 'PENDING') return; // reset or cleared meanwhile
       const attempt = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
       const next =

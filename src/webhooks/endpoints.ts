@@ -5,8 +5,9 @@ import type { AppContext } from '../context.js';
 import { EVENT_TYPES, eventTypeFor } from '../domain/events.js';
 import { notFound, SandboxError } from '../domain/errors.js';
 import { emitEvent, queueDelivery } from '../services/events.js';
+import { defaultAccount } from '../services/accounts.js';
 import type { Tx } from '../store/store.js';
-import type { Data, Delivery, EventType, WebhookEndpoint, WebhookEvent } from '../store/model.js';
+import type { Delivery, EventType, New, WebhookEndpoint, WebhookEvent } from '../store/model.js';
 
 export interface EndpointInput {
   url: string;
@@ -17,17 +18,10 @@ export interface EndpointInput {
 
 export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
 
-/** The default account: the first one the fixtures created (insertion order breaks ties in time). */
-export function defaultAccountId(data: Readonly<Data>): string | null {
-  let first: { id: string; createdAt: string } | null = null;
-  for (const a of Object.values(data.accounts)) if (!first || a.createdAt < first.createdAt) first = a;
-  return first?.id ?? null;
-}
-
-export function createEndpoint(tx: Tx, ctx: AppContext, input: EndpointInput): WebhookEndpoint {
-  const accountId = input.accountId?.toLowerCase() ?? defaultAccountId(tx.data);
-  if (!accountId || !tx.get('accounts', accountId)) throw notFound(`account ${input.accountId ?? '(default)'}`);
-  const endpoint: WebhookEndpoint = {
+export function createEndpoint(tx: Tx, ctx: AppContext, input: EndpointInput): Readonly<WebhookEndpoint> {
+  const accountId = input.accountId?.toLowerCase() ?? defaultAccount(tx)?.id;
+  if (!accountId || !tx.accounts.has(accountId)) throw notFound(`account ${input.accountId ?? '(default)'}`);
+  const endpoint: New<WebhookEndpoint> = {
     id: ctx.newId(),
     accountId,
     url: input.url,
@@ -36,26 +30,24 @@ export function createEndpoint(tx: Tx, ctx: AppContext, input: EndpointInput): W
     source: 'api',
     createdAt: ctx.clock.nowIso(),
   };
-  tx.put('webhookEndpoints', endpoint);
-  return endpoint;
+  return tx.put('webhookEndpoints', endpoint);
 }
 
 /** Removes an endpoint; its deliveries still waiting are closed as DEAD (their log stays). */
-export function removeEndpoint(tx: Tx, id: string): WebhookEndpoint {
-  const endpoint = tx.get('webhookEndpoints', id);
+export function removeEndpoint(tx: Tx, id: string): Readonly<WebhookEndpoint> {
+  const endpoint = tx.remove('webhookEndpoints', id);
   if (!endpoint) throw notFound(`webhook endpoint ${id}`);
-  tx.remove('webhookEndpoints', id);
-  for (const did of [...tx.ix.pendingDeliveries]) {
-    const d = tx.get('deliveries', did);
-    if (d && d.endpointId === id) tx.put('deliveries', { ...d, status: 'DEAD', nextAttemptAt: null });
-  }
+  // through the smaller of two indexes: the endpoint's deliveries, or every waiting one
+  const byEndpoint = tx.deliveries.count('byEndpoint', id) <= tx.deliveries.count('byStatus', 'PENDING');
+  const candidates = [...(byEndpoint ? tx.deliveries.find('byEndpoint', id) : tx.deliveries.find('byStatus', 'PENDING'))];
+  for (const d of candidates)
+    if (d.endpointId === id && d.status === 'PENDING') tx.put('deliveries', { ...d, status: 'DEAD', nextAttemptAt: null });
   return endpoint;
 }
 
 export function clearEndpoints(tx: Tx, accountId?: string): number {
-  const ids = Object.values(tx.data.webhookEndpoints)
-    .filter((e) => !accountId || e.accountId === accountId)
-    .map((e) => e.id);
+  const source = accountId ? tx.webhookEndpoints.find('byAccount', accountId) : tx.webhookEndpoints.scan();
+  const ids = [...source].map((e) => e.id);
   for (const id of ids) removeEndpoint(tx, id);
   return ids.length;
 }
@@ -71,23 +63,22 @@ function configEndpointId(accountId: string): string {
  * account, created once and updated in place when the URL changes, removed when the option is
  * gone. Its secret derives from the store's signing secret, so it is stable across restarts and resets.
  */
-export function ensureConfigEndpoint(tx: Tx, ctx: AppContext): WebhookEndpoint | null {
-  const accountId = defaultAccountId(tx.data);
+export function ensureConfigEndpoint(tx: Tx, ctx: AppContext): Readonly<WebhookEndpoint> | null {
+  const accountId = defaultAccount(tx)?.id;
   if (!accountId) return null;
   const id = configEndpointId(accountId);
-  const existing = tx.get('webhookEndpoints', id);
+  const existing = tx.webhookEndpoints.get(id);
   const url = ctx.config.webhookUrl;
   if (!url) {
     if (existing) removeEndpoint(tx, id);
     return null;
   }
   if (existing && existing.url === url) return existing;
-  const secret = `whsec_${createHmac('sha256', tx.data.meta.signingSecret).update(`webhook-url:${accountId}`).digest('base64url').slice(0, 32)}`;
-  const endpoint: WebhookEndpoint = existing
+  const secret = `whsec_${createHmac('sha256', tx.meta.signingSecret).update(`webhook-url:${accountId}`).digest('base64url').slice(0, 32)}`;
+  const endpoint: New<WebhookEndpoint> = existing
     ? { ...existing, url }
     : { id, accountId, url, events: null, secret, source: 'config', createdAt: ctx.clock.nowIso() };
-  tx.put('webhookEndpoints', endpoint);
-  return endpoint;
+  return tx.put('webhookEndpoints', endpoint);
 }
 
 /**
@@ -95,18 +86,16 @@ export function ensureConfigEndpoint(tx: Tx, ctx: AppContext): WebhookEndpoint |
  * queue behind it). A DELIVERED or DEAD one stays as history and a new delivery of the same
  * event (same event id, so receivers can de-duplicate) is queued, with a fresh retry schedule.
  */
-export function redeliver(tx: Tx, ctx: AppContext, id: string): { delivery: Delivery; created: boolean } {
-  const d = tx.get('deliveries', id);
+export function redeliver(tx: Tx, ctx: AppContext, id: string): { delivery: Readonly<Delivery>; created: boolean } {
+  const d = tx.deliveries.get(id);
   if (!d) throw notFound(`delivery ${id}`);
   const now = ctx.clock.nowIso();
-  if (!tx.get('webhookEndpoints', d.endpointId))
+  if (!tx.webhookEndpoints.has(d.endpointId))
     throw new SandboxError('INVALID_STATE', `the endpoint of delivery ${id} was deleted; register it again and fire the event`);
-  const event = tx.get('events', d.eventId);
+  const event = tx.events.get(d.eventId);
   if (!event) throw new SandboxError('INVALID_STATE', `the event of delivery ${id} no longer exists; fire a new one`);
   if (d.status === 'PENDING') {
-    const delivery: Delivery = { ...d, nextAttemptAt: now };
-    tx.put('deliveries', delivery);
-    return { delivery, created: false };
+    return { delivery: tx.put('deliveries', { ...d, nextAttemptAt: now }), created: false };
   }
   return { delivery: queueDelivery(tx, d.endpointId, event, now, ctx.newId), created: true };
 }
@@ -117,8 +106,8 @@ export function fireEvent(
   ctx: AppContext,
   transactionId: string,
   type?: EventType,
-): { event: WebhookEvent; deliveries: Delivery[] } {
-  const t = tx.get('transactions', transactionId);
+): { event: New<WebhookEvent>; deliveries: Readonly<Delivery>[] } {
+  const t = tx.transactions.get(transactionId);
   if (!t) throw notFound(`transaction ${transactionId}`);
   const prefix = t.type === 'CASH_IN' ? 'cashin.' : 'cashout.';
   if (type && !type.startsWith(prefix))
@@ -126,10 +115,5 @@ export function fireEvent(
       { path: '/type', message: `must be one of ${EVENT_TYPES.filter((e) => e.startsWith(prefix)).join(', ')}` },
     ]);
   const event = emitEvent(tx, t, ctx.clock.nowIso(), ctx.newId, type ?? eventTypeFor(t));
-  const deliveries: Delivery[] = [];
-  for (const did of tx.ix.pendingDeliveries) {
-    const d = tx.get('deliveries', did);
-    if (d && d.eventId === event.id) deliveries.push(d);
-  }
-  return { event, deliveries };
+  return { event, deliveries: [...tx.deliveries.find('byEvent', event.id, { order: 'oldest' })] };
 }

@@ -2,11 +2,11 @@
 import type { Delivery, WebhookEndpoint, WebhookEvent } from '../store/model.js';
 import { eventBody } from './policy.js';
 
-export function formatEndpoint(e: WebhookEndpoint) {
+export function formatEndpoint(e: Readonly<WebhookEndpoint>) {
   return { id: e.id, url: e.url, events: e.events, accountId: e.accountId, secret: e.secret, source: e.source, createdAt: e.createdAt };
 }
 
-export function formatDelivery(d: Delivery, endpoint?: WebhookEndpoint) {
+export function formatDelivery(d: Readonly<Delivery>, endpoint?: Readonly<WebhookEndpoint>) {
   return {
     id: d.id,
     endpointId: d.endpointId,
@@ -22,6 +22,10 @@ export function formatDelivery(d: Delivery, endpoint?: WebhookEndpoint) {
 }
 
 /** One delivery with the exact body its attempts send. */
-export function formatDeliveryDetail(d: Delivery, endpoint: WebhookEndpoint | undefined, event: WebhookEvent | undefined) {
+export function formatDeliveryDetail(
+  d: Readonly<Delivery>,
+  endpoint: Readonly<WebhookEndpoint> | undefined,
+  event: Readonly<WebhookEvent> | undefined,
+) {
   return { ...formatDelivery(d, endpoint), event: event ? eventBody(event) : null };
 }

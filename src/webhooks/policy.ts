@@ -4,14 +4,19 @@
 import type { Delivery, DeliveryAttempt, WebhookEvent } from '../store/model.js';
 
 /** The body sent to receivers: exactly the event's public fields. */
-export function eventBody(e: WebhookEvent): { id: string; type: WebhookEvent['type']; createdAt: string; data: WebhookEvent['data'] } {
+export function eventBody(e: Readonly<Pick<WebhookEvent, 'id' | 'type' | 'createdAt' | 'data'>>): {
+  id: string;
+  type: WebhookEvent['type'];
+  createdAt: string;
+  data: WebhookEvent['data'];
+} {
   return { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data };
 }
 
 export const isSuccess = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /** The delivery after one more attempt: DELIVERED, PENDING until the next retry, or DEAD when the schedule is spent. */
-export function afterAttempt(d: Delivery, attempt: DeliveryAttempt, schedule: readonly number[], nowMs: number): Delivery {
+export function afterAttempt(d: Readonly<Delivery>, attempt: DeliveryAttempt, schedule: readonly number[], nowMs: number): Delivery {
   const attempts = [...d.attempts, attempt];
   if (isSuccess(attempt.statusCode)) return { ...d, attempts, status: 'DELIVERED', nextAttemptAt: null };
   const wait = schedule[attempts.length - 1];
@@ -20,12 +25,14 @@ export function afterAttempt(d: Delivery, attempt: DeliveryAttempt, schedule: re
 }
 
 // a creation event precedes the status change that follows it, even within one millisecond
-const rank = (d: Delivery): number => (d.eventType.endsWith('.created') ? 0 : 1);
+const rank = (d: Readonly<Delivery>): number => (d.eventType.endsWith('.created') ? 0 : 1);
+
+export type EventOf = (id: string) => Readonly<WebhookEvent> | undefined;
 
 /** Orders two deliveries of one transaction by their event's time of occurrence. */
-export function occursBefore(a: Delivery, b: Delivery, events: Readonly<Record<string, WebhookEvent>>): boolean {
-  const ta = events[a.eventId]?.createdAt ?? a.createdAt;
-  const tb = events[b.eventId]?.createdAt ?? b.createdAt;
+export function occursBefore(a: Readonly<Delivery>, b: Readonly<Delivery>, eventOf: EventOf): boolean {
+  const ta = eventOf(a.eventId)?.createdAt ?? a.createdAt;
+  const tb = eventOf(b.eventId)?.createdAt ?? b.createdAt;
   if (ta !== tb) return ta < tb;
   if (rank(a) !== rank(b)) return rank(a) < rank(b);
   return a.createdAt < b.createdAt;
@@ -35,17 +42,26 @@ export function occursBefore(a: Delivery, b: Delivery, events: Readonly<Record<s
  * The deliveries that may be attempted at `nowIso`. Per (endpoint, transaction) only the oldest
  * PENDING delivery may go: event N+1 of a transaction waits until event N is delivered or dead,
  * so a receiver never sees `cashin.paid` before `cashin.created`. Different transactions and
- * different endpoints never wait for each other.
+ * different endpoints never wait for each other. `due` are the deliveries whose attempt falls due
+ * by now (the rest cannot make a group due); `ofTransaction` gives a transaction's deliveries.
  */
-export function dueHeads(pending: Iterable<Delivery>, events: Readonly<Record<string, WebhookEvent>>, nowIso: string): Delivery[] {
-  const heads = new Map<string, Delivery>();
-  for (const d of pending) {
-    if (d.status !== 'PENDING') continue;
-    const key = `${d.endpointId}|${d.transactionId}`;
-    const cur = heads.get(key);
-    if (!cur || occursBefore(d, cur, events)) heads.set(key, d);
+export function dueHeads(
+  due: Iterable<Readonly<Delivery>>,
+  ofTransaction: (transactionId: string) => Iterable<Readonly<Delivery>>,
+  eventOf: EventOf,
+  nowIso: string,
+): Readonly<Delivery>[] {
+  const out: Readonly<Delivery>[] = [];
+  const groups = new Set<string>();
+  for (const d of due) {
+    if (d.status !== 'PENDING' || d.nextAttemptAt === null || d.nextAttemptAt > nowIso) continue;
+    const group = `${d.endpointId}|${d.transactionId}`;
+    if (groups.has(group)) continue;
+    groups.add(group);
+    let head = d;
+    for (const s of ofTransaction(d.transactionId))
+      if (s.endpointId === d.endpointId && s.status === 'PENDING' && occursBefore(s, head, eventOf)) head = s;
+    if (head.nextAttemptAt !== null && head.nextAttemptAt <= nowIso) out.push(head);
   }
-  const due: Delivery[] = [];
-  for (const d of heads.values()) if (d.nextAttemptAt !== null && d.nextAttemptAt <= nowIso) due.push(d);
-  return due;
+  return out;
 }

@@ -14,7 +14,7 @@ import { packagePath } from '../../src/paths.js';
 
 export const CHECK_MODE = (process.env.PIX_OPENAPI_CHECK ?? 'strict') as 'strict' | 'warn' | 'off';
 
-type HeaderObject = { required?: boolean; schema: object; $ref?: string };
+type HeaderObject = { required?: boolean; schema: { type?: unknown }; $ref?: string };
 type ResponseObject = { content?: Record<string, unknown>; headers?: Record<string, HeaderObject> };
 type Doc = {
   paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
@@ -108,7 +108,9 @@ function headerProblem(r: SeenResponse, path: string, method: string, status: st
       continue;
     }
     const at = common ? ['components', 'headers', common] : ['paths', path, method, 'responses', status, 'headers', name];
-    const p = problemOf(`openapi.json#/${pointer(...at, 'schema')}`, value);
+    // a header carries text: a number-typed header is read as the number it spells (OpenAPI's simple style)
+    const numeric = ['integer', 'number'].includes(String(header.schema?.type)) && /^-?\d+(\.\d+)?$/.test(value);
+    const p = problemOf(`openapi.json#/${pointer(...at, 'schema')}`, numeric ? Number(value) : value);
     if (p) return `header ${name}: ${p}`;
   }
   const lower = new Set(Object.keys(declared).map((k) => k.toLowerCase()));

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Transport } from '../../src/client/transport.js';
 import { mulberry32 } from '../../src/domain/random.js';
+import type { StoreData } from '../../src/store/data.js';
 import type { Data, LedgerEntry } from '../../src/store/model.js';
 import { WalAdapter } from '../../src/store/wal-adapter.js';
 
@@ -104,11 +105,14 @@ export function spawnSandbox(args: string[], timeoutMs = 20_000): Promise<ChildS
 }
 
 /** The store of a data folder as a restart would see it (snapshot + log replay), read without writing anything. */
-export async function readStoreOffline(dataDir: string): Promise<Data> {
+export async function readStoreDataOffline(dataDir: string): Promise<StoreData> {
   const data = await new WalAdapter(path.join(dataDir, 'db.json'), false).read();
   if (!data) throw new Error(`no store in ${dataDir}`);
   return data;
 }
+
+/** The same, as its file's plain records. */
+export const readStoreOffline = async (dataDir: string): Promise<Data> => (await readStoreDataOffline(dataDir)).toData();
 
 export interface LedgerCheck {
   ok: boolean;

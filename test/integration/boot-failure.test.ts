@@ -32,11 +32,15 @@ async function dataFolder(): Promise<string> {
 
 /** The same folder opens again at once, on free ports: nothing of the failed start holds it. */
 async function opensAgain(dataDir: string): Promise<void> {
+  const before = openFiles();
   const again = await startSandbox({ dataDir });
   expect((await again.client.getBalance()).data.balance).toBeGreaterThan(0);
   await again.stop();
   // the client's kept-alive socket would otherwise close at some point of the next test, under its count
   http.globalAgent.destroy();
+  // the client's keep-alive socket closes when the server's goodbye reaches it, a moment after
+  // stop(): wait for that, so that the next count starts from a settled process
+  for (const deadline = Date.now() + 5000; openFiles() > before && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
 }
 
 test('a port already in use rejects the start and leaves no file open', async () => {

@@ -100,7 +100,7 @@ describe('creating a charge', () => {
 
   it('does not store the QR image (it is derived from pixCode)', async () => {
     const r = await cashIn(cashInBody());
-    const stored = sb.running.ctx.store.data.transactions[r.body.transactionId]!;
+    const stored = sb.running.ctx.store.transactions.get(r.body.transactionId)!;
     expect(JSON.stringify(stored)).not.toContain('data:image');
   });
 });
@@ -157,7 +157,6 @@ describe('expiry and payment', () => {
     await ctx.store.commit((tx) =>
       tx.put('rules', {
         id: 'pay-777',
-        seq: tx.nextSeq(),
         match: { type: 'CASH_IN', amount: 777 },
         outcome: { action: 'pay', afterSeconds: 5, payer: { name: 'Rule Payer' } },
         createdAt: ctx.clock.nowIso(),
@@ -168,7 +167,7 @@ describe('expiry and payment', () => {
     token = await sb.token();
     const l = await lookup(sb, token, r.body.transactionId);
     expect(l.body.data).toMatchObject({ status: 'COMPLETED', payer: { name: 'Rule Payer' } });
-    const stored = ctx.store.data.transactions[r.body.transactionId]!;
+    const stored = ctx.store.transactions.get(r.body.transactionId)!;
     expect(stored.type === 'CASH_IN' && stored.paidAt).toBe(new Date(Date.parse(r.body.createdAt) + 5_000).toISOString());
     await ctx.store.commit((tx) => tx.remove('rules', 'pay-777'));
   });
@@ -203,7 +202,7 @@ describe('splits', () => {
     a = await createMerchant(sb, t, 'Split A');
     b = await createMerchant(sb, t, 'Split B');
   });
-  const wallet = (m: TestMerchant) => sb.running.ctx.store.ix.balance(`wallet:${m.walletId}`);
+  const wallet = (m: TestMerchant) => sb.running.ctx.store.balances.of(`wallet:${m.walletId}`);
 
   it('credits each wallet its share only when paid, and the remainder to the receiver', async () => {
     const before = await balanceOf(sb, token);
@@ -232,7 +231,7 @@ describe('splits', () => {
     await sb.running.ctx.store.commit((tx) => payCharge(tx, sb.running.ctx, r.body.transactionId));
     expect(wallet(a)).toBe(wa);
     expect(await balanceOf(sb, token)).toBe(before + 50);
-    const entries = Object.values(sb.running.ctx.store.data.ledger).filter((e) => e.transactionId === r.body.transactionId);
+    const entries = [...sb.running.ctx.store.ledger.scan({ order: 'oldest' })].filter((e) => e.transactionId === r.body.transactionId);
     expect(entries.map((e) => [e.kind, e.amount])).toEqual([['CASH_IN', 50]]);
   });
 
@@ -276,7 +275,7 @@ describe('splits', () => {
   it('a wallet whose merchant is not ACTIVE is 422 WALLET_NOT_ACTIVE', async () => {
     const c = await createMerchant(sb, token, 'Split C');
     const ctx = sb.running.ctx;
-    await ctx.store.commit((tx) => tx.put('merchants', { ...tx.get('merchants', c.id)!, status: 'SUSPENDED' }));
+    await ctx.store.commit((tx) => tx.put('merchants', { ...tx.merchants.get(c.id)!, status: 'SUSPENDED' }));
     const r = await cashIn(
       cashInBody({
         split: [
@@ -291,11 +290,11 @@ describe('splits', () => {
 
   it('an account without the feature answers 403 SPLIT_NOT_ENABLED, and creates nothing', async () => {
     const other = await createAccount(sb, { splitEnabled: false });
-    const count = Object.keys(sb.running.ctx.store.data.transactions).length;
+    const count = [...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id).length;
     const r = await cashIn(cashInBody({ split: [{ amount: 1, mode: 'FIXED', wallet_id: a.walletId }] }), other.token);
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('SPLIT_NOT_ENABLED');
-    expect(Object.keys(sb.running.ctx.store.data.transactions)).toHaveLength(count);
+    expect([...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id)).toHaveLength(count);
   });
 
   it.each([
@@ -397,12 +396,12 @@ describe('validation', () => {
   });
 
   it('a refused request creates nothing', async () => {
-    const count = Object.keys(sb.running.ctx.store.data.transactions).length;
+    const count = [...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id).length;
     await cashIn(cashInBody({ customer: { name: 'A', document: '52998224724' } }));
-    expect(Object.keys(sb.running.ctx.store.data.transactions)).toHaveLength(count);
+    expect([...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id)).toHaveLength(count);
   });
 });
 
 it('the default account is the one the fixtures create', () => {
-  expect(sb.running.ctx.store.data.accounts[DEFAULT_ACCOUNT_ID]?.splitEnabled).toBe(true);
+  expect(sb.running.ctx.store.accounts.get(DEFAULT_ACCOUNT_ID)?.splitEnabled).toBe(true);
 });

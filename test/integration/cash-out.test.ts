@@ -25,7 +25,7 @@ beforeEach(async () => {
   token = await sb.token();
 });
 
-const transfersCount = () => Object.values(sb.running.ctx.store.data.transactions).filter((t) => t.type === 'CASH_OUT').length;
+const transfersCount = () => [...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].filter((t) => t.type === 'CASH_OUT').length;
 
 describe('creating a transfer', () => {
   it('answers 201 with exactly transactionId, amount (an integer), status, createdAt and x-idempotency-key, and debits at once', async () => {
@@ -254,10 +254,10 @@ describe('idempotency', () => {
     await advance(sb, 86_399);
     token = await sb.token();
     expect((await cashOut(sb, token, cashOutBody({ amount: '3' }), key)).body).toEqual(first.body);
-    const recordId = Object.keys(sb.running.ctx.store.data.idempotency).find((id) => id.endsWith(key))!;
+    const recordId = [...sb.running.ctx.store.idempotency.scan({ order: 'oldest' })].map((r) => r.id).find((id) => id.endsWith(key))!;
     expect(recordId).toBeDefined();
     await advance(sb, 2);
-    expect(sb.running.ctx.store.data.idempotency[recordId]).toBeUndefined();
+    expect(sb.running.ctx.store.idempotency.get(recordId)).toBeUndefined();
     token = await sb.token();
     const fresh = await cashOut(sb, token, cashOutBody({ amount: '3' }), key);
     expect(fresh.status).toBe(201);
@@ -282,9 +282,9 @@ describe('concurrency (real lowdb file)', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(100).fill(201));
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
     expect(answers.filter((a) => a.headers.get('x-sandbox-idempotent-replayed') === 'true')).toHaveLength(99);
-    const data = fsb.running.ctx.store.data;
-    expect(Object.values(data.transactions).filter((x) => x.type === 'CASH_OUT')).toHaveLength(1);
-    expect(Object.values(data.ledger).filter((e) => e.kind === 'CASH_OUT')).toHaveLength(1);
+    const store = fsb.running.ctx.store;
+    expect([...store.transactions.scan()].filter((x) => x.type === 'CASH_OUT')).toHaveLength(1);
+    expect([...store.ledger.scan()].filter((e) => e.kind === 'CASH_OUT')).toHaveLength(1);
     expect(await balanceOf(fsb, t)).toBe(before - 2_500);
   });
 
@@ -322,7 +322,7 @@ describe('concurrency (real lowdb file)', () => {
     expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
     expect(answers.filter((a) => a.status === 422 && a.body.error.code === 'INSUFFICIENT_FUNDS')).toHaveLength(20);
     expect(await balanceOf(fsb, acct.token)).toBe(0);
-    expect(fsb.running.ctx.store.ix.balance(`account:${acct.id}`)).toBe(0);
+    expect(fsb.running.ctx.store.balances.of(`account:${acct.id}`)).toBe(0);
   });
 });
 

@@ -325,6 +325,39 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     expect(existsSync('test-output/dashboard.png')).toBe(true);
     expect(pageErrors).toEqual([]);
   });
+
+  it('pages through more transactions than a page holds with Older / Newer, and stays on its page while new ones arrive', async () => {
+    const marker = (i: number) => `Paged-${String(i).padStart(3, '0')}`;
+    const transfer = (i: number) =>
+      sb.request('POST', '/v1/banking/cash-out/pix', {
+        token,
+        headers: { 'x-idempotency-key': randomUUID() },
+        body: { type: 'pix_key', description: marker(i), amount: '1', details: { name: 'Bia', key: CPF_RECEIVER, keyType: 'CPF' } },
+      });
+    for (let i = 0; i < 205; i += 15) {
+      const batch = await Promise.all(Array.from({ length: Math.min(15, 205 - i) }, (_, k) => transfer(i + k)));
+      expect(batch.map((r) => r.status)).toEqual(batch.map(() => 201));
+    }
+    await page.getByRole('tab', { name: 'Transactions' }).click();
+    const pagerOf = page.locator('#tx-pager');
+    await row(marker(204)).waitFor(); // the newest page: the 200 newest
+    expect(await row(marker(4)).count()).toBe(0);
+    await pagerOf.getByRole('button', { name: 'Older →' }).click();
+    await row(marker(4)).waitFor();
+    expect(await row(marker(204)).count()).toBe(0);
+    expect(await page.locator('#tx-count').textContent()).toContain('Page 2');
+    // a transfer made now belongs to the newest page, not to this one
+    expect((await transfer(999)).status).toBe(201);
+    const refreshes = async () => Number(await page.locator('#tx-count').getAttribute('data-refreshes'));
+    const seen = await refreshes();
+    await until('a refresh of the page shown', async () => (await refreshes()) > seen + 1);
+    expect(await row(marker(999)).count()).toBe(0);
+    await row(marker(0)).waitFor();
+    await pagerOf.getByRole('button', { name: 'Newest' }).click();
+    await row(marker(999)).waitFor();
+    expect(await pagerOf.getByRole('button', { name: 'Newest' }).isDisabled()).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
 });
 
 describe('dashboard with an admin token', { timeout: 60_000 }, () => {

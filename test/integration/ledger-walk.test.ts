@@ -62,7 +62,7 @@ describe('ledger random walk', () => {
     function expectedBalances(): Map<LedgerRef, number> {
       const out = new Map<LedgerRef, number>(refs.map((r) => [r, adjustments.get(r) ?? 0]));
       out.set(refs[0]!, out.get(refs[0]!)! + opening);
-      for (const t of Object.values(store.data.transactions)) {
+      for (const t of [...store.transactions.scan({ order: 'oldest' })]) {
         if (t.accountId !== DEFAULT_ACCOUNT_ID) continue;
         const ref = refOfTransaction(t);
         if (t.type === 'CASH_IN' && t.status === 'PAID') {
@@ -79,11 +79,11 @@ describe('ledger random walk', () => {
     }
 
     function checkInvariant(step: number, op: string): void {
-      const entries = Object.values(store.data.ledger);
+      const entries = [...store.ledger.scan({ order: 'oldest' })];
       const expected = expectedBalances();
       let sum = 0;
       for (const ref of refs) {
-        const indexed = store.ix.balance(ref);
+        const indexed = store.balances.of(ref);
         const where = `step ${step} (${op}) ${ref}`;
         expect(indexed, where).toBe(balanceFromEntries(entries, ref));
         expect(indexed, where).toBe(expected.get(ref));
@@ -91,7 +91,7 @@ describe('ledger random walk', () => {
         sum += indexed;
       }
       // CONTRACT §5: opening + paid cash-ins − cash-outs not failed + adjustments
-      const txs = Object.values(store.data.transactions);
+      const txs = [...store.transactions.scan({ order: 'oldest' })];
       const paidIn = txs.filter((t) => t.type === 'CASH_IN' && t.status === 'PAID').reduce((s, t) => s + t.amount, 0);
       const out = txs.filter((t) => t.type === 'CASH_OUT' && t.status !== 'FAILED').reduce((s, t) => s + t.amount, 0);
       const adj = [...adjustments.values()].reduce((s, v) => s + v, 0);
@@ -100,7 +100,7 @@ describe('ledger random walk', () => {
     }
 
     const open = (type: 'CASH_IN' | 'CASH_OUT') =>
-      Object.values(store.data.transactions)
+      [...store.transactions.scan({ order: 'oldest' })]
         .filter((t) => t.type === type && (t.status === 'WAITING_PAYMENT' || t.status === 'PROCESSING'))
         .map((t) => t.id);
 
@@ -131,7 +131,7 @@ describe('ledger random walk', () => {
       },
       async cashOut() {
         const who = pick(principals);
-        const balance = store.ix.balance(who.ref);
+        const balance = store.balances.of(who.ref);
         const amount = int(1, Math.max(1, Math.floor(balance * 1.2)));
         const details = pick([{}, { document: '52998224725' }, { document: '11144477735' }, { key: 'gone@example.com', keyType: 'EMAIL' }]);
         const body = cashOutBody({ amount: String(amount) }, details);
@@ -165,13 +165,13 @@ describe('ledger random walk', () => {
       },
       async adjust() {
         const ref = pick(refs);
-        const amount = random() < 0.7 ? int(1, 20_000) : -int(1, Math.max(1, store.ix.balance(ref)));
+        const amount = random() < 0.7 ? int(1, 20_000) : -int(1, Math.max(1, store.balances.of(ref)));
         try {
           await store.commit((tx) => {
             const m = amount > 0 ? { from: 'world' as const, to: ref, amount } : { from: ref, to: 'world' as const, amount: -amount };
             tx.put(
               'ledger',
-              entryFor((r) => tx.ix.balance(r), { ...m, kind: 'ADJUSTMENT', transactionId: null }, randomUUID(), ctx.clock.nowIso()),
+              entryFor((r) => tx.balances.of(r), { ...m, kind: 'ADJUSTMENT', transactionId: null }, randomUUID(), ctx.clock.nowIso()),
             );
           });
           adjustments.set(ref, (adjustments.get(ref) ?? 0) + amount);
@@ -204,15 +204,15 @@ describe('ledger random walk', () => {
       if (step % 50 === 0) {
         accountToken = await sb.token();
         // the public balance endpoint agrees with the index
-        expect(await balanceOf(sb, accountToken)).toBe(store.ix.balance(refs[0]!));
+        expect(await balanceOf(sb, accountToken)).toBe(store.balances.of(refs[0]!));
       }
     }
     expect(ctx.clock.nowSeconds() - clockAtStart).toBeLessThan(250);
     // every kind of operation ran, and money moved both ways
     expect(Object.keys(counts).sort()).toEqual(weights.map(([k]) => k).sort());
-    const statuses = new Set(Object.values(store.data.transactions).map((t) => t.status));
+    const statuses = new Set([...store.transactions.scan({ order: 'oldest' })].map((t) => t.status));
     for (const s of ['PAID', 'EXPIRED', 'CANCELLED', 'WAITING_PAYMENT', 'COMPLETED', 'FAILED']) expect(statuses).toContain(s);
-    expect(Object.values(store.data.ledger).some((e) => e.kind === 'SPLIT')).toBe(true);
-    expect(Object.values(store.data.ledger).some((e) => e.kind === 'CASH_OUT_REVERSAL')).toBe(true);
+    expect([...store.ledger.scan({ order: 'oldest' })].some((e) => e.kind === 'SPLIT')).toBe(true);
+    expect([...store.ledger.scan({ order: 'oldest' })].some((e) => e.kind === 'CASH_OUT_REVERSAL')).toBe(true);
   });
 });

@@ -213,7 +213,7 @@ describe('errors that every money endpoint can answer', () => {
 
   it('403 MERCHANT_NOT_ACTIVE for a suspended merchant’s live token', async () => {
     const m = await createMerchant(sb, await sb.token(), 'Soon suspended');
-    await act((tx) => tx.put('merchants', { ...tx.get('merchants', m.id)!, status: 'SUSPENDED' }));
+    await act((tx) => tx.put('merchants', { ...tx.merchants.get(m.id)!, status: 'SUSPENDED' }));
     for (const r of await Promise.all(calls(m.token))) expect([r.status, r.body.error.code]).toEqual([403, 'MERCHANT_NOT_ACTIVE']);
   });
 

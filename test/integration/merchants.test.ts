@@ -66,7 +66,7 @@ async function create(tok: string, over: Record<string, unknown> = {}) {
 }
 
 async function setStatus(id: string, status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED') {
-  await sb.running.ctx.store.commit((tx) => tx.put('merchants', { ...tx.get('merchants', id)!, status }));
+  await sb.running.ctx.store.commit((tx) => tx.put('merchants', { ...tx.merchants.get(id)!, status }));
 }
 
 beforeAll(async () => {
@@ -116,9 +116,9 @@ describe('POST /v1/merchants', () => {
     expect(typeof creds.client_secret).toBe('string');
     expect(creds.client_id).not.toBe('sandbox-client');
     // the secret is stored only as a hash
-    const stored = sb.running.ctx.store.data.merchants[m.id]!;
+    const stored = sb.running.ctx.store.merchants.get(m.id)!;
     expect(stored.secretHash).toMatch(/^scrypt\$/);
-    expect(JSON.stringify(sb.running.ctx.store.data)).not.toContain(creds.client_secret);
+    expect(JSON.stringify(sb.running.ctx.store.toData())).not.toContain(creds.client_secret);
   });
 
   it('accepts a CNPJ and gives every merchant its own credentials and wallet', async () => {
@@ -327,7 +327,7 @@ describe('GET /v1/merchants/{merchantId}', () => {
 describe('PATCH /v1/merchants/{merchantId}', () => {
   it('changes only the fields sent and answers the spec shape with updatedAt', async () => {
     const c = await create(token, { email: 'old@shop.example' });
-    await sb.running.ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', tx.data.meta.clockOffsetMs + 5000));
+    await sb.running.ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', tx.meta.clockOffsetMs + 5000));
     const r = await sb.request('PATCH', `/v1/merchants/${c.merchant.id}`, { token, body: { name: 'New name' } });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([
@@ -360,7 +360,7 @@ describe('PATCH /v1/merchants/{merchantId}', () => {
     expect(r.body.message).toContain(field);
     expect(r.body.message).toContain('cannot be changed');
     expect(r.body.error.details).toEqual([{ path: `/${field}`, message: expect.stringContaining('cannot be changed') }]);
-    expect(sb.running.ctx.store.data.merchants[c.merchant.id]!.name).not.toBe('x');
+    expect(sb.running.ctx.store.merchants.get(c.merchant.id)!.name).not.toBe('x');
   });
 
   it('needs at least one of name, email, phone and validates them', async () => {

@@ -43,7 +43,7 @@ async function newMerchant(): Promise<{ id: string; client_id: string; client_se
 }
 
 async function setMerchantStatus(id: string, status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED') {
-  await sb.running.ctx.store.commit((tx) => tx.put('merchants', { ...tx.get('merchants', id)!, status }));
+  await sb.running.ctx.store.commit((tx) => tx.put('merchants', { ...tx.merchants.get(id)!, status }));
 }
 
 function expectTokenAnswer(r: Awaited<ReturnType<typeof post>>) {
@@ -118,7 +118,7 @@ describe('POST /v1/oauth/token', () => {
     const r = await post({ body: DEFAULT_CLIENT });
     const header = jwt.decode(r.body.access_token, { complete: true })!.header;
     expect(header.alg).toBe('HS256');
-    const claims = jwt.verify(r.body.access_token, sb.running.ctx.store.data.meta.signingSecret, {
+    const claims = jwt.verify(r.body.access_token, sb.running.ctx.store.meta.signingSecret, {
       ignoreExpiration: true,
     }) as jwt.JwtPayload;
     expect(claims.exp).toBe(claims.iat! + 300);

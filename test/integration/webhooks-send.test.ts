@@ -60,14 +60,14 @@ describe('pruning', () => {
     await register(sb, { url: 'http://127.0.0.1:9/unreachable' });
     const waiting = await cashIn(sb, token, 2100);
     const ctx = sb.running.ctx;
-    expect(Object.keys(ctx.store.data.events)).toHaveLength(5);
+    expect([...ctx.store.events.scan({ order: 'oldest' })].map((r) => r.id)).toHaveLength(5);
 
     const removed = await prune(ctx, { deliveries: 2, events: 3, batch: 100 });
     const left = await deliveries(sb);
     expect(left.map((d) => d.transactionId)).toEqual([waiting, ids[3], ids[2]]);
     expect(left[0].status).toBe('PENDING');
     // events: the two whose deliveries went are removed; 3 remain, all still referred to
-    expect(Object.values(ctx.store.data.events).map((e) => e.transactionId)).toEqual([ids[2], ids[3], waiting]);
+    expect([...ctx.store.events.scan({ order: 'oldest' })].map((e) => e.transactionId)).toEqual([ids[2], ids[3], waiting]);
     expect(removed).toBe(4);
     expect(await prune(ctx, { deliveries: 2, events: 3, batch: 100 })).toBe(0);
   });

@@ -174,7 +174,7 @@ beforeAll(async () => {
     uiFile: 'app.js',
     accountToken: tok,
     merchantToken,
-    signingSecret: sb.running.ctx.store.data.meta.signingSecret,
+    signingSecret: sb.running.ctx.store.meta.signingSecret,
   };
 });
 
@@ -197,7 +197,7 @@ describe(`${TOTAL} hostile requests across every route`, () => {
     const rand = prng(SEED);
     const gen = hostileGenerator(routes, routeCatalog(ids, rand), ids, rand);
     await sb.running.ctx.store.sync();
-    const before = digest(sb.running.ctx.store.data);
+    const before = digest(sb.running.ctx.store.toData());
     const started = performance.now();
     const outcomes = await runBatch(n, () => gen.rejected(), hits.rejected);
     await sb.running.ctx.store.sync();
@@ -209,7 +209,7 @@ describe(`${TOTAL} hostile requests across every route`, () => {
     // a DELETE by a name that does not exist may answer 204: it changes nothing either
     const accepted = outcomes.filter((o) => o.status > 0 && o.status < 400 && !(o.status === 204 && o.req.method === 'DELETE'));
     expect(describeFailures(accepted), 'every request refused').toEqual([]);
-    expect(digest(sb.running.ctx.store.data) === before, 'the refused batch left the store unchanged').toBe(true);
+    expect(digest(sb.running.ctx.store.toData()) === before, 'the refused batch left the store unchanged').toBe(true);
     expectNoPollution();
     const byStatus = new Map<number, number>();
     for (const o of outcomes) byStatus.set(o.status, (byStatus.get(o.status) ?? 0) + 1);
@@ -231,7 +231,7 @@ describe(`${TOTAL} hostile requests across every route`, () => {
     expectNoPollution();
     const health = await sb.request('GET', '/_sandbox/health');
     expect(health.status).toBe(200);
-    expect(checkLedger(sb.running.ctx.store.data).problems).toEqual([]);
+    expect(checkLedger(sb.running.ctx.store.toData()).problems).toEqual([]);
     // no hostile body ever created a fault (so a 5xx could never have been legitimate)
     expect((await sb.request('GET', '/_sandbox/faults')).body).toEqual([]);
     const accepted = outcomes.filter((o) => o.status >= 200 && o.status < 300).length;

@@ -67,8 +67,9 @@ async function pool<T>(n: number, width: number, fn: (i: number) => Promise<T>):
 
 async function settleDeliveries(): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while (sb.running.ctx.store.ix.pendingDeliveries.size > 0) {
-    if (Date.now() > deadline) throw new Error(`${sb.running.ctx.store.ix.pendingDeliveries.size} deliveries still pending`);
+  const pending = () => sb.running.ctx.store.deliveries.count('byStatus', 'PENDING');
+  while (pending() > 0) {
+    if (Date.now() > deadline) throw new Error(`${pending()} deliveries still pending`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -76,7 +77,7 @@ async function settleDeliveries(): Promise<void> {
 describe('memory stays bounded under a long run', () => {
   it(`keeps the journal, idempotency records and the delivery log under their caps over ${ROUNDS} rounds`, async () => {
     const rand = prng(knob('TORTURE_SEED', 3));
-    const data = () => sb.running.ctx.store.data;
+    const store = () => sb.running.ctx.store;
     const journal = sb.running.ctx.journal;
     const peaks = { journal: 0, idempotency: 0, finished: 0, events: 0 };
     let transactions = 0;
@@ -105,7 +106,7 @@ describe('memory stays bounded under a long run', () => {
         return c;
       });
       transactions += outs.length + ins.length;
-      expect(Object.keys(data().idempotency).length).toBeGreaterThanOrEqual(OPS);
+      expect(store().idempotency.size).toBeGreaterThanOrEqual(OPS);
       await settleDeliveries();
 
       // a day and an hour later: every record of this round is past its 24 hours; the
@@ -116,9 +117,9 @@ describe('memory stays bounded under a long run', () => {
       await settleDeliveries();
       await sb.running.ctx.runDue();
 
-      const idem = Object.keys(data().idempotency).length;
-      const finished = Object.values(data().deliveries).filter((d) => d.status !== 'PENDING').length;
-      const events = Object.keys(data().events).length;
+      const idem = store().idempotency.size;
+      const finished = [...store().deliveries.scan()].filter((d) => d.status !== 'PENDING').length;
+      const events = store().events.size;
       peaks.journal = Math.max(peaks.journal, journal.size);
       peaks.idempotency = Math.max(peaks.idempotency, idem);
       peaks.finished = Math.max(peaks.finished, finished);
@@ -131,7 +132,7 @@ describe('memory stays bounded under a long run', () => {
     // the run produced far more than the caps: they were enforced, not just never reached
     expect(transactions * 2).toBeGreaterThan(CAPS.events * 2);
     expect(journal.size).toBe(journal.capacity);
-    expect(Object.keys(data().transactions).length).toBe(transactions);
+    expect(store().transactions.size).toBe(transactions);
     console.log(
       `memory-bounded: ${ROUNDS} rounds, ${transactions} transactions; peaks ${JSON.stringify(peaks)} (caps journal ${journal.capacity}, deliveries ${CAPS.deliveries}, events ${CAPS.events})`,
     );

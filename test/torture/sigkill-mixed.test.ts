@@ -3,7 +3,8 @@
 // merchant creations from several concurrent writers, and is killed with SIGKILL at a random
 // instant, again and again on the same folder. After every kill: db.json parses, every change
 // whose answer arrived is in the store a restart reads (at least in the state answered), the
-// ledger invariant of CONTRACT §5 holds, and the restarted sandbox serves those records.
+// ledger invariant of CONTRACT §5 holds, every index agrees with a full scan of the records, and
+// the restarted sandbox serves those records, its lists paged through those indexes.
 // Size knobs: TORTURE_TRIALS (default 20), TORTURE_WRITERS (8), TORTURE_SEED.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -19,10 +20,13 @@ import {
   knob,
   pick,
   prng,
+  readStoreDataOffline,
   readStoreOffline,
   spawnSandbox,
   type ChildSandbox,
 } from '../helpers/torture.js';
+import type { Data } from '../../src/store/model.js';
+import { collectionsOfData, indexProblems } from '../helpers/store-checks.js';
 
 const TRIALS = knob('TORTURE_TRIALS', 20);
 const WRITERS = knob('TORTURE_WRITERS', 8);
@@ -135,7 +139,7 @@ async function writer(base: string, tok: string, rand: () => number, acks: Acks,
 }
 
 /** Every answered change is in `data`, at least in the state it was answered with. */
-function missing(data: Awaited<ReturnType<typeof readStoreOffline>>, acks: Acks): string[] {
+function missing(data: Data, acks: Acks): string[] {
   const out: string[] = [];
   for (const [id, state] of acks.charges) {
     const t = data.transactions[id];
@@ -149,6 +153,19 @@ function missing(data: Awaited<ReturnType<typeof readStoreOffline>>, acks: Acks)
   }
   for (const id of acks.merchants) if (!data.merchants[id]) out.push(`merchant ${id} is missing`);
   return out;
+}
+
+/** Every id of a control list, page after page (x-sandbox-next-cursor). */
+async function pagedIds(base: string, path: string): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | null = null;
+  do {
+    const res: Response = await fetch(`${base}${path}&limit=500${after === null ? '' : `&after=${after}`}`);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    ids.push(...((await res.json()) as { id: string }[]).map((t) => t.id));
+    after = res.headers.get('x-sandbox-next-cursor');
+  } while (after !== null);
+  return ids;
 }
 
 describe('SIGKILL under concurrent mixed writes', () => {
@@ -191,8 +208,11 @@ describe('SIGKILL under concurrent mixed writes', () => {
         // the file a restart reads: it parses, and it holds every answered change
         const text = await readFile(path.join(dataDir, 'db.json'), 'utf8');
         expect(() => JSON.parse(text), `trial ${trial}: db.json parses`).not.toThrow();
-        const data = await readStoreOffline(dataDir);
+        const stored = await readStoreDataOffline(dataDir);
+        const data = stored.toData();
         expect(missing(data, acks), `trial ${trial}: answered changes present`).toEqual([]);
+        // every index, rebuilt from the snapshot and the log, agrees with a full scan of the records
+        expect(indexProblems(collectionsOfData(stored)), `trial ${trial}: indexes agree with a scan`).toEqual([]);
         const ledger = checkLedger(data);
         expect(ledger.problems, `trial ${trial}: ledger invariant`).toEqual([]);
 
@@ -209,6 +229,17 @@ describe('SIGKILL under concurrent mixed writes', () => {
         for (const id of [...acks.merchants].filter((m) => !before.merchants.has(m)).slice(0, 10)) {
           const r = await call(running.url, 'GET', `/v1/merchants/${id}`, { token: tok2 });
           expect(r.status, `trial ${trial}: merchant ${id} after restart`).toBe(200);
+        }
+        // the restarted sandbox pages its lists through those indexes: every transaction, newest first
+        const newest = [...stored.collections.transactions.scan()];
+        for (const [query, want] of [
+          ['', newest],
+          ['type=CASH_OUT', newest.filter((t) => t.type === 'CASH_OUT')],
+          ['accountId=00000000-0000-4000-8000-000000000001', newest],
+        ] as const) {
+          expect(await pagedIds(running.url, `/_sandbox/transactions?${query}`), `trial ${trial}: ${query || 'all'} after restart`).toEqual(
+            want.map((t) => t.id),
+          );
         }
       }
       console.log(

@@ -4,10 +4,10 @@ import {
   bodyHash,
   buildIdempotencyRecord,
   canonicalJson,
-  expiredIdempotencyRecords,
   idempotencyDecision,
   idempotencyKeyOf,
   idempotencyRecordId,
+  isLive,
 } from '../../src/domain/idempotency.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -66,7 +66,7 @@ describe('records', () => {
     expect(idempotencyDecision(record, 'other', '2026-03-02T12:00:00.000Z')).toEqual({ kind: 'new' });
   });
 
-  it('the expired ones are listed for pruning', () => {
+  it('a record stops binding the instant its 24 hours end (the store prunes by that instant)', () => {
     const old = buildIdempotencyRecord({
       principalId: 'p',
       key: 'x',
@@ -75,6 +75,8 @@ describe('records', () => {
       body: {},
       now: new Date(NOW.getTime() - 86_400_000),
     });
-    expect(expiredIdempotencyRecords({ [record.id]: record, [old.id]: old }, NOW.toISOString())).toEqual([old.id]);
+    expect(isLive(record, NOW.toISOString())).toBe(true);
+    expect(isLive(old, NOW.toISOString())).toBe(false);
+    expect(isLive(old, new Date(NOW.getTime() - 1).toISOString())).toBe(true);
   });
 });

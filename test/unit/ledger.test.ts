@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { accountRef, balanceFromEntries, entryFor, walletRef, type Movement } from '../../src/domain/ledger.js';
 import { SandboxError } from '../../src/domain/errors.js';
-import type { LedgerEntry, LedgerRef } from '../../src/store/model.js';
+import type { LedgerEntry, LedgerRef, New } from '../../src/store/model.js';
 
 /** A tiny ledger: entries appended only through entryFor, balances kept as running sums. */
 function ledger() {
-  const entries: LedgerEntry[] = [];
+  const entries: New<LedgerEntry>[] = [];
   const sums = new Map<LedgerRef, number>();
   const balance = (r: LedgerRef) => sums.get(r) ?? 0;
   let n = 0;

@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pro
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LedgerEntry, Transfer } from '../../src/store/model.js';
+import type { LedgerEntry, New, Transfer } from '../../src/store/model.js';
 import { Store } from '../../src/store/store.js';
 import { moveAside } from '../../src/store/wal-adapter.js';
 
@@ -14,7 +14,7 @@ let file: string;
 const now = () => '2030-01-01T00:00:00.000Z';
 const open = () => Store.open({ file, fsync: false, now });
 
-function transfer(id: string, status: Transfer['status']): Transfer {
+function transfer(id: string, status: Transfer['status']): New<Transfer> {
   return {
     id,
     type: 'CASH_OUT',
@@ -30,7 +30,7 @@ function transfer(id: string, status: Transfer['status']): Transfer {
     updatedAt: now(),
   };
 }
-const entry = (id: string, txId: string): LedgerEntry => ({
+const entry = (id: string, txId: string): New<LedgerEntry> => ({
   id,
   from: 'account:acc',
   to: 'world',
@@ -62,8 +62,8 @@ describe('compaction and crashes around it', () => {
     expect(covered).toBeGreaterThan(0);
     await copyFile(path.join(dir, 'saved.wal'), `${file}.wal.${covered}`);
     const reopened = await open();
-    expect(reopened.data.transactions[id]!.status).toBe('FAILED');
-    expect(reopened.ix.openTransactions.has(id)).toBe(false);
+    expect(reopened.transactions.get(id)!.status).toBe('FAILED');
+    expect([...reopened.transactions.ordered('due')].map((t) => t.id)).not.toContain(id);
     await reopened.close();
     expect((await readdir(dir)).filter((f) => /\.wal\.\d+$/.test(f))).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe('compaction and crashes around it', () => {
     await copyFile(`${file}.wal`, `${file}.wal.${(snap._wal as number) + 1}`);
     await writeFile(`${file}.wal`, `${JSON.stringify([{ c: 'transactions', id, v: transfer(id, 'COMPLETED') }])}\n`);
     const reopened = await open();
-    expect(reopened.data.transactions[id]!.status).toBe('COMPLETED');
+    expect(reopened.transactions.get(id)!.status).toBe('COMPLETED');
     await reopened.close();
     await store.close().catch(() => undefined);
   });
@@ -103,9 +103,9 @@ describe('compaction and crashes around it', () => {
     await store.idle();
     expect(store.stats().snapshotBytes).toBeGreaterThan(5_000_000);
     const reopened = await open();
-    for (const id of [...ids.slice(0, 50), ...during]) expect(reopened.data.transactions[id], id).toBeDefined();
-    expect(Object.keys(reopened.data.transactions)).toHaveLength(ids.length + during.length);
-    expect(reopened.ix.balance('account:acc')).toBe(-100 * ids.length);
+    for (const id of [...ids.slice(0, 50), ...during]) expect(reopened.transactions.get(id), id).toBeDefined();
+    expect([...reopened.transactions.scan({ order: 'oldest' })].map((r) => r.id)).toHaveLength(ids.length + during.length);
+    expect(reopened.balances.of('account:acc')).toBe(-100 * ids.length);
     await reopened.close();
     await store.close();
   });
@@ -117,12 +117,12 @@ describe('compaction and crashes around it', () => {
       store.commit((tx) => tx.put('transactions', { ...transfer(id, 'PROCESSING'), amount: 1n as unknown as number })),
     ).rejects.toThrow();
     await expect(store.commit((tx) => tx.put('merchants', { id: 'm', odd: 2n } as never))).rejects.toThrow();
-    expect(store.data.transactions[id]).toBeUndefined();
-    expect(store.data.merchants.m).toBeUndefined();
+    expect(store.transactions.get(id)).toBeUndefined();
+    expect(store.merchants.get('m')).toBeUndefined();
     await store.commit((tx) => tx.put('transactions', transfer(id, 'PROCESSING')));
     await store.close();
     const reopened = await open();
-    expect(reopened.data.transactions[id]!.status).toBe('PROCESSING');
+    expect(reopened.transactions.get(id)!.status).toBe('PROCESSING');
     await reopened.close();
   });
 
@@ -136,8 +136,8 @@ describe('compaction and crashes around it', () => {
     };
     await writeFile(file, JSON.stringify(data, null, 2));
     const store = await open();
-    expect(store.data.transactions[id]!.status).toBe('COMPLETED');
-    expect(store.ix.balance('account:acc')).toBe(-100);
+    expect(store.transactions.get(id)!.status).toBe('COMPLETED');
+    expect(store.balances.of('account:acc')).toBe(-100);
     await store.close();
     // rewritten in its own layout: one record per line, still plain JSON
     const text = await readFile(file, 'utf8');

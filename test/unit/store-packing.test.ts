@@ -1,15 +1,16 @@
 // The packed form of the large collections: lossless for anything JSON holds, much smaller than
-// objects, and a plain-object view that behaves like the object it replaces.
+// objects, and a collection that finds its records by id and by index.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Codec } from '../../src/store/codec.js';
-import { idOf, keyOf, PackedCollection, packedOf } from '../../src/store/packed.js';
+import { hash32 } from '../../src/store/hash.js';
+import { PackedCollection } from '../../src/store/packed.js';
 import { prng } from '../helpers/torture.js';
 
 function randomValue(rand: () => number, depth = 0): unknown {
   const r = rand();
   if (depth > 4 || r < 0.3) {
-    const pick = Math.floor(rand() * 14);
+    const pick = Math.floor(rand() * 16);
     switch (pick) {
       case 0:
         return null;
@@ -37,6 +38,12 @@ function randomValue(rand: () => number, depth = 0): unknown {
         return 2 ** 60;
       case 12:
         return '2030-13-45T99:99:99.999Z';
+      case 14: {
+        const hex = Buffer.from(Array.from({ length: 4 + Math.floor(rand() * 40) }, () => Math.floor(rand() * 256))).toString('hex');
+        return hex; // a digest: packed as half its length
+      }
+      case 15:
+        return ['ABCDEF0123456789ab', 'abcdef0123456789a', '0123456789abcdeg'][Math.floor(rand() * 3)]; // not lower-case hex of even length
       default:
         return ['PAID', 'COMPLETED', 'account:' + '0'.repeat(8)][Math.floor(rand() * 3)];
     }
@@ -140,62 +147,75 @@ describe('Codec', () => {
 });
 
 describe('PackedCollection', () => {
-  it('maps UUIDs to 16-byte keys and back, and never confuses another id with one', () => {
-    const id = randomUUID();
-    expect(keyOf(id)).toHaveLength(16);
-    expect(idOf(keyOf(id))).toBe(id);
-    for (const other of ['0123456789abcdef', '\u0100x', 'acc:key', id.toUpperCase(), '']) expect(idOf(keyOf(other))).toBe(other);
+  type Row = { id: string; seq: number; n: number; pad?: string };
+  const made = () => new PackedCollection<Row>('rows', { byN: { key: (r: Row) => String(r.n % 3) } }, new Codec());
+
+  it('finds records by any id (UUIDs and other strings), in creation order, and tells ids apart that share a hash', () => {
+    const coll = made();
+    const ids = Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? `plain-${i}` : i % 3 === 1 ? randomUUID() : `${randomUUID()}:${i}`));
+    ids.forEach((id, n) => coll._set({ id, seq: n + 1, n }));
+    expect([...coll.scan({ order: 'oldest' })].map((r) => r.id)).toEqual(ids);
+    expect([...coll.scan()].map((r) => r.id)).toEqual([...ids].reverse());
+    for (const [n, id] of ids.entries()) expect(coll.get(id)).toEqual({ id, seq: n + 1, n });
+    expect(coll.get(ids[0]!.toUpperCase())).toBeUndefined();
+    expect(coll.has('nope')).toBe(false);
+    expect(coll.getFields(ids[5]!, new Set(['n']))).toEqual({ n: 5 });
+    // a page from a cursor, and an index's records newest first
+    expect([...coll.scan({ after: 10 })].map((r) => r.seq)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect([...coll.find('byN', '1')].slice(0, 3).map((r) => r.n)).toEqual([199, 196, 193]);
+    expect(coll.count('byN', '1')).toBe(67);
+    // an update keeps the record's place; a removal takes it out of every table
+    coll._set({ id: ids[1]!, seq: 2, n: 100 });
+    expect([...coll.scan({ order: 'oldest' })][1]).toEqual({ id: ids[1], seq: 2, n: 100 });
+    expect(coll._delete(ids[5]!)).toEqual({ id: ids[5], seq: 6, n: 5 });
+    expect(coll.get(ids[5]!)).toBeUndefined();
+    expect(coll.size).toBe(199);
+    expect(coll.count('byN', '2')).toBe(65);
   });
 
-  it('behaves like a plain object: order, enumeration, in, delete, JSON', () => {
-    const coll = new PackedCollection<{ id: string; n: number }>(new Codec());
-    const view = coll.view;
-    const ids = Array.from({ length: 20 }, (_, i) => (i % 3 === 0 ? `plain-${i}` : randomUUID()));
-    ids.forEach((id, n) => (view[id] = { id, n }));
-    expect(Object.keys(view)).toEqual(ids);
-    expect(Object.values(view).map((r) => r.n)).toEqual(ids.map((_, n) => n));
-    expect(Object.entries(view)[3]).toEqual([ids[3], { id: ids[3], n: 3 }]);
-    expect(ids[5]! in view).toBe(true);
-    expect(Object.hasOwn(view, ids[5]!)).toBe(true);
-    expect(Object.hasOwn(view, 'nope')).toBe(false);
-    delete view[ids[5]!];
-    expect(view[ids[5]!]).toBeUndefined();
-    expect(Object.keys(view)).toHaveLength(19);
-    const copy = JSON.parse(JSON.stringify(view));
-    expect(Object.keys(copy)).toEqual(Object.keys(view));
-    const seen: string[] = [];
-    for (const k in view) seen.push(k);
-    expect(seen).toEqual(Object.keys(view));
-    expect({ ...view }[ids[0]!]).toEqual({ id: ids[0], n: 0 });
-    // an update keeps the position, as on an object
-    view[ids[1]!] = { id: ids[1]!, n: 100 };
-    expect(Object.keys(view)[1]).toBe(ids[1]);
-    expect(packedOf(view)).toBe(coll);
-    expect(packedOf({})).toBeUndefined();
-    expect(Object.prototype.toString.call(view)).toBe('[object Object]');
+  it('tells apart two ids whose hashes collide (each id is checked against the entry)', () => {
+    const seen = new Map<number, string>();
+    let pair: [string, string] | null = null;
+    for (let i = 0; !pair; i++) {
+      const id = `k${i}`;
+      const h = hash32(id);
+      const other = seen.get(h);
+      if (other) pair = [other, id];
+      else seen.set(h, id);
+    }
+    const coll = made();
+    coll._set({ id: pair[0], seq: 1, n: 0 });
+    expect(coll.get(pair[1])).toBeUndefined();
+    coll._set({ id: pair[1], seq: 2, n: 1 });
+    expect(coll.get(pair[0])!.n).toBe(0);
+    expect(coll.get(pair[1])!.n).toBe(1);
+    coll._delete(pair[0]);
+    expect(coll.get(pair[0])).toBeUndefined();
+    expect(coll.get(pair[1])!.n).toBe(1);
   });
 
   it('reclaims the bytes of replaced and deleted records, keeping order and values', () => {
-    const coll = new PackedCollection<{ id: string; v: number; pad: string }>(new Codec());
+    const coll = made();
     const ids = Array.from({ length: 500 }, () => randomUUID());
     const pad = 'p'.repeat(2000);
-    for (let round = 0; round < 20; round++) for (const [i, id] of ids.entries()) coll.set(id, { id, v: round * 1000 + i, pad });
-    for (const id of ids.slice(0, 100)) coll.delete(id);
+    for (let round = 0; round < 20; round++) for (const [i, id] of ids.entries()) coll._set({ id, seq: i + 1, n: round * 1000 + i, pad });
+    for (const id of ids.slice(0, 100)) coll._delete(id);
     const s = coll.stats();
     expect(s.records).toBe(400);
-    // 20 versions of each were written: all but the last are garbage, and most of it was reclaimed
-    expect(s.garbageBytes).toBeLessThan(Math.max(s.liveBytes, 4 << 20) + 4096);
-    expect(s.chunks).toBeLessThan(8);
-    expect([...coll.ids()]).toEqual(ids.slice(100));
-    expect(coll.get(ids[250]!)!.v).toBe(19 * 1000 + 250);
+    // 20 versions of each were written: all but the last are garbage, reclaimed a chunk at a time
+    // once it passes an eighth of the live bytes (or a chunk of 256 KiB)
+    expect(s.garbageBytes).toBeLessThan(Math.max(s.liveBytes / 8, 256 << 10) + (256 << 10));
+    expect(s.chunks).toBeLessThan(Math.ceil(s.liveBytes / (256 << 10)) + 4);
+    expect([...coll.scan({ order: 'oldest' })].map((r) => r.id)).toEqual(ids.slice(100));
+    expect(coll.get(ids[250]!)!.n).toBe(19 * 1000 + 250);
   });
 
   it('hands out copies: changing one never changes the store', () => {
-    const coll = new PackedCollection<{ id: string; status: string }>(new Codec());
+    const coll = made();
     const id = randomUUID();
-    coll.set(id, { id, status: 'PROCESSING' });
-    const a = coll.view[id]!;
-    a.status = 'COMPLETED';
-    expect(coll.get(id)!.status).toBe('PROCESSING');
+    coll._set({ id, seq: 1, n: 1 });
+    const a = coll.get(id)! as Row;
+    a.n = 2;
+    expect(coll.get(id)!.n).toBe(1);
   });
 });

@@ -4,7 +4,8 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Merchant } from '../../src/store/model.js';
+import type { Merchant, New } from '../../src/store/model.js';
+import { documentKey } from '../../src/store/schema.js';
 import { Store } from '../../src/store/store.js';
 import { StoreFileError } from '../../src/store/wal-adapter.js';
 
@@ -15,7 +16,7 @@ const open = (fsync = false) => Store.open({ file, fsync, now });
 const walLines = async () => (await readFile(`${file}.wal`, 'utf8')).split('\n').filter(Boolean);
 const snapshot = async () => JSON.parse(await readFile(file, 'utf8'));
 
-function merchant(i: number, over: Partial<Merchant> = {}): Merchant {
+function merchant(i: number, over: Partial<Merchant> = {}): New<Merchant> {
   return {
     id: `m-${i}`,
     accountId: 'acc',
@@ -49,9 +50,9 @@ describe('Store', () => {
     expect(done).toEqual(Array.from({ length: 200 }, (_, i) => i));
     const lines = await walLines();
     expect(lines.length).toBeLessThanOrEqual(5);
-    expect(lines.flatMap((l) => JSON.parse(l)).length).toBe(200);
+    expect(lines.flatMap((l) => JSON.parse(l) as { c?: string }[]).filter((op) => op.c === 'merchants').length).toBe(200);
     const copy = await open();
-    expect(Object.keys(copy.data.merchants)).toHaveLength(200);
+    expect([...copy.merchants.scan({ order: 'oldest' })].map((r) => r.id)).toHaveLength(200);
     await copy.close();
     await store.close();
   });
@@ -66,7 +67,8 @@ describe('Store', () => {
   it('rolls back records, meta and indexes of a mutation that throws, and writes nothing', async () => {
     const store = await open();
     await store.commit((tx) => tx.put('merchants', merchant(1)));
-    const before = JSON.stringify(store.data);
+    const before = JSON.stringify(store.toData());
+    const seqBefore = store.meta.seq;
     const walBefore = await readFile(`${file}.wal`, 'utf8');
     const failing = store.commit((tx) => {
       tx.put('merchants', merchant(2));
@@ -74,16 +76,16 @@ describe('Store', () => {
       tx.remove('merchants', 'm-1');
       tx.put('ledger', { id: 'e1', from: 'world', to: 'wallet:w-1', amount: 500, transactionId: null, kind: 'ADJUSTMENT', at: now() });
       tx.setMeta('clockOffsetMs', 1234);
-      tx.nextSeq();
       throw new Error('boom');
     });
     await expect(failing).rejects.toThrow('boom');
-    expect(JSON.stringify(store.data)).toBe(before);
-    expect(store.ix.balance('wallet:w-1')).toBe(0);
-    expect(store.ix.merchantByDocument.get(`acc:${merchant(1).document}`)).toBe('m-1');
-    expect(store.ix.merchantByDocument.has('acc:99999999999')).toBe(false);
-    expect(store.ix.byClientId.has('client-2')).toBe(false);
-    expect(store.ix.byClientId.get('client-1')).toEqual({ kind: 'merchant', id: 'm-1' });
+    expect(JSON.stringify(store.toData())).toBe(before);
+    expect(store.meta.seq).toBe(seqBefore);
+    expect(store.balances.of('wallet:w-1')).toBe(0);
+    expect(store.merchants.findOne('byDocument', documentKey('acc', merchant(1).document))?.id).toBe('m-1');
+    expect(store.merchants.findOne('byDocument', documentKey('acc', '99999999999'))).toBeUndefined();
+    expect(store.merchants.count('byClientId', 'client-2')).toBe(0);
+    expect(store.merchants.findOne('byClientId', 'client-1')?.id).toBe('m-1');
     await store.sync();
     expect(await readFile(`${file}.wal`, 'utf8')).toBe(walBefore);
     // an asynchronous mutation is refused and rolled back too
@@ -91,7 +93,7 @@ describe('Store', () => {
       // eslint-disable-next-line @typescript-eslint/require-await -- the point: an async mutation
       store.commit(async (tx: Parameters<Parameters<Store['commit']>[0]>[0]) => tx.put('merchants', merchant(3))),
     ).rejects.toThrow(/synchronous/);
-    expect(store.data.merchants['m-3']).toBeUndefined();
+    expect(store.merchants.get('m-3')).toBeUndefined();
     await store.close();
   });
 
@@ -103,7 +105,7 @@ describe('Store', () => {
       tx.put('ledger', entry('e1', 100));
       tx.put('ledger', entry('e2', 200));
     });
-    const before = JSON.stringify(store.data.ledger);
+    const before = JSON.stringify([...store.ledger.scan()]);
     const failing = store.commit((tx) => {
       tx.put('ledger', entry('e1', 999)); // replaced
       tx.remove('ledger', 'e2'); // removed
@@ -111,13 +113,13 @@ describe('Store', () => {
       tx.put('ledger', { ...entry('e4', 1), amount: 10n as unknown as number }); // JSON has no BigInt
     });
     await expect(failing).rejects.toThrow(/BigInt/);
-    expect(JSON.stringify(store.data.ledger)).toBe(before);
-    expect(store.ix.balance('wallet:w-1')).toBe(300);
+    expect(JSON.stringify([...store.ledger.scan()])).toBe(before);
+    expect(store.balances.of('wallet:w-1')).toBe(300);
     await store.commit((tx) => tx.put('ledger', entry('e5', 5)));
     await store.close();
     const reopened = await open();
-    expect(Object.keys(reopened.data.ledger)).toEqual(['e1', 'e2', 'e5']);
-    expect(reopened.ix.balance('wallet:w-1')).toBe(305);
+    expect([...reopened.ledger.scan({ order: 'oldest' })].map((r) => r.id)).toEqual(['e1', 'e2', 'e5']);
+    expect(reopened.balances.of('wallet:w-1')).toBe(305);
     await reopened.close();
   });
 
@@ -133,11 +135,11 @@ describe('Store', () => {
     // the snapshot does not hold them yet: only the log does (the process "crashed" here)
     expect((await snapshot()).merchants['m-1']).toBeUndefined();
     const reopened = await open();
-    expect(reopened.data.merchants['m-1']!.name).toBe('renamed');
-    expect(reopened.data.merchants['m-2']).toBeUndefined();
-    expect(reopened.data.meta.clockOffsetMs).toBe(42);
-    expect(reopened.ix.balance('wallet:w-1')).toBe(700);
-    expect(reopened.ix.byClientId.get('client-1')).toEqual({ kind: 'merchant', id: 'm-1' });
+    expect(reopened.merchants.get('m-1')!.name).toBe('renamed');
+    expect(reopened.merchants.get('m-2')).toBeUndefined();
+    expect(reopened.meta.clockOffsetMs).toBe(42);
+    expect(reopened.balances.of('wallet:w-1')).toBe(700);
+    expect(reopened.merchants.findOne('byClientId', 'client-1')?.id).toBe('m-1');
     expect((await snapshot()).merchants['m-1'].name).toBe('renamed');
     expect(await walLines()).toEqual([]);
     await reopened.close();
@@ -150,7 +152,7 @@ describe('Store', () => {
     await store.commit((tx) => tx.put('merchants', merchant(2)));
     await appendFile(`${file}.wal`, '[{"c":"merchants","id":"m-3","v":{"id":"m-3","na');
     const reopened = await open();
-    expect(Object.keys(reopened.data.merchants).sort()).toEqual(['m-1', 'm-2']);
+    expect([...reopened.merchants.scan({ order: 'oldest' })].map((r) => r.id).sort()).toEqual(['m-1', 'm-2']);
     await reopened.close();
     await store.close();
   });
@@ -178,6 +180,30 @@ describe('Store', () => {
     await expect(open()).rejects.toBeInstanceOf(StoreFileError);
   });
 
+  it('opens a file of an earlier version: records without a seq get one in file order; what it does not know is left out', async () => {
+    const m = (i: number) => ({ ...merchant(i), seq: undefined });
+    await writeFile(
+      file,
+      JSON.stringify({
+        meta: { schemaVersion: 1, signingSecret: 's', clockOffsetMs: 0, seq: 2, createdAt: now() },
+        rules: { r1: { id: 'r1', seq: 2, match: { type: 'CASH_IN' }, outcome: { action: 'pay' }, createdAt: now() } },
+        merchants: { 'm-1': m(1), 'm-2': m(2) },
+        somethingNewer: { x: { id: 'x' } },
+      }),
+    );
+    const store = await open();
+    expect([...store.merchants.scan({ order: 'oldest' })].map((r) => [r.id, r.seq])).toEqual([
+      ['m-1', 3],
+      ['m-2', 4],
+    ]);
+    expect(store.rules.get('r1')!.seq).toBe(2);
+    expect(store.meta.seq).toBe(4);
+    await store.close();
+    // the seqs given are in the snapshot written at open
+    expect((await snapshot()).merchants['m-2'].seq).toBe(4);
+    expect((await snapshot()).somethingNewer).toBeUndefined();
+  });
+
   it('compacts the log into the snapshot once the log outgrows it', async () => {
     const store = await open();
     const blob = 'x'.repeat(100_000);
@@ -190,7 +216,7 @@ describe('Store', () => {
     expect(Object.keys(snap.merchants)).toHaveLength(3);
     await store.close();
     const reopened = await open();
-    expect(reopened.data.merchants['m-2']!.name.startsWith('59')).toBe(true);
+    expect(reopened.merchants.get('m-2')!.name.startsWith('59')).toBe(true);
     await reopened.close();
   });
 
@@ -203,7 +229,7 @@ describe('Store', () => {
         throw new Error('no');
       }),
     ).rejects.toThrow('no');
-    expect(store.data.merchants[id]).toBeDefined();
+    expect(store.merchants.get(id)).toBeDefined();
     expect(store.file).toBeNull();
     await store.close();
   });

@@ -11,7 +11,7 @@ import {
   transferDetailsOf,
 } from '../../src/domain/transfers.js';
 import { seededRandom } from '../../src/domain/random.js';
-import type { PixKeyEntry, TransferDetails } from '../../src/store/model.js';
+import type { New, PixKeyEntry, TransferDetails } from '../../src/store/model.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const CPF = '52998224725';
@@ -41,7 +41,7 @@ const transfer = (details: TransferDetails, outcome?: Parameters<typeof buildTra
     ...(outcome ? { outcome } : {}),
   });
 
-const entry = (key: string, keyType: PixKeyEntry['keyType'], document: string, extra: Partial<PixKeyEntry> = {}): PixKeyEntry => ({
+const entry = (key: string, keyType: PixKeyEntry['keyType'], document: string, extra: Partial<PixKeyEntry> = {}): New<PixKeyEntry> => ({
   id: key,
   key,
   keyType,

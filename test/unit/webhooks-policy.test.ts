@@ -3,11 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { afterAttempt, dueHeads, eventBody } from '../../src/webhooks/policy.js';
 import type { Delivery, WebhookEvent } from '../../src/store/model.js';
 
+const events: Record<string, WebhookEvent> = {};
+const eventOf = (id: string) => events[id];
+/** every pending delivery is a candidate here; a transaction's deliveries are those of `list` */
+const heads = (list: Delivery[], now: string) => dueHeads(list, (tid) => list.filter((d) => d.transactionId === tid), eventOf, now);
+
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 function delivery(over: Partial<Delivery>): Delivery {
   return {
+    seq: 1,
     id: 'd1',
     endpointId: 'ep1',
     eventId: 'e1',
@@ -43,9 +49,9 @@ describe('afterAttempt', () => {
 });
 
 describe('dueHeads', () => {
-  const events: Record<string, WebhookEvent> = {};
   const ev = (id: string, type: WebhookEvent['type'], at: number) =>
     (events[id] = {
+      seq: 1,
       id,
       type,
       accountId: 'a',
@@ -59,9 +65,9 @@ describe('dueHeads', () => {
     ev('e2', 'cashin.paid', 0); // same millisecond: creation still comes first
     const created = delivery({ id: 'd1', eventId: 'e1', nextAttemptAt: iso(10) });
     const paid = delivery({ id: 'd2', eventId: 'e2', eventType: 'cashin.paid', nextAttemptAt: iso(0) });
-    expect(dueHeads([paid, created], events, iso(5))).toEqual([]);
-    expect(dueHeads([paid, created], events, iso(10))).toEqual([created]);
-    expect(dueHeads([paid, { ...created, status: 'DEAD' }], events, iso(5))).toEqual([paid]);
+    expect(heads([paid, created], iso(5))).toEqual([]);
+    expect(heads([paid, created], iso(10))).toEqual([created]);
+    expect(heads([paid, { ...created, status: 'DEAD' }], iso(5))).toEqual([paid]);
   });
 
   it('never holds back another endpoint or another transaction', () => {
@@ -70,7 +76,7 @@ describe('dueHeads', () => {
     const otherEndpoint = delivery({ id: 'd3', endpointId: 'ep2', eventId: 'e2', eventType: 'cashin.paid' });
     const otherTx = delivery({ id: 'd4', transactionId: 't2', eventId: 'e3' });
     expect(
-      dueHeads([blocked, otherEndpoint, otherTx], events, iso(5))
+      heads([blocked, otherEndpoint, otherTx], iso(5))
         .map((d) => d.id)
         .sort(),
     ).toEqual(['d3', 'd4']);

@@ -1,0 +1,272 @@
+// One collection of records, and the one way to read it. Every collection, packed (packed.ts) or
+// plain (below), answers the same reads, each named for what it costs:
+//   get / getFields / has   one record by id: a lookup in the id table
+//   scan                    records in creation order (newest first by default): costs what the
+//                           caller takes from it, so it is the one read that can walk everything
+//   find / findOne / count  records filed under a key of a declared index (schema.ts)
+//   ordered                 records of an ordered index (an instant), smallest first
+// A record read is the store's no longer: a packed collection decodes a fresh copy, a plain one
+// hands out a frozen object. Only a transaction's put and remove (store.ts) change a collection,
+// through the `_set`/`_delete` below; they keep the id table, the rows and every index in step.
+import { hash32 } from './hash.js';
+import type { Stored } from './model.js';
+import { MAX_VALUE, PairSet } from './pairs.js';
+
+export interface KeyIndexSpec<T> {
+  /** the key a record is filed under; null or undefined: not in this index */
+  key: (r: T) => string | null | undefined;
+}
+export interface OrderIndexSpec<T> {
+  /** the instant (or any number) a record is ordered by; null: not in this index */
+  order: (r: T) => number | null;
+}
+export type IndexSpec<T> = KeyIndexSpec<T> | OrderIndexSpec<T>;
+
+export interface ScanOptions {
+  /** a cursor: the seq of the last record already seen (it and those before it are skipped) */
+  after?: number;
+  /** 'newest' (default) or 'oldest' first */
+  order?: 'newest' | 'oldest';
+}
+
+/** What a route, service or worker may do with a collection: read it. */
+export interface Reader<T extends Stored, K extends string = string, O extends string = string> {
+  readonly name: string;
+  /** how many records it holds */
+  readonly size: number;
+  get(id: string): Readonly<T> | undefined;
+  /** only the named top-level fields (a packed collection decodes nothing else; a plain one hands over the record) */
+  getFields(id: string, fields: ReadonlySet<string>): Readonly<Partial<T>> | undefined;
+  has(id: string): boolean;
+  /** every record in creation order: costs what the caller takes */
+  scan(opts?: ScanOptions): IterableIterator<Readonly<T>>;
+  /** the records filed under `key` in the index `index`, in creation order */
+  find(index: K, key: string, opts?: ScanOptions): IterableIterator<Readonly<T>>;
+  /** the newest record filed under `key` */
+  findOne(index: K, key: string): Readonly<T> | undefined;
+  /** how many records are filed under `key` (by the index alone: a walk over its chunks) */
+  count(index: K, key: string): number;
+  /** the records of an ordered index whose instant is at most `upTo`, earliest first */
+  ordered(index: O, upTo?: number): IterableIterator<Readonly<T>>;
+}
+
+const START = MAX_VALUE + 1;
+
+class Index<T> {
+  readonly pairs: PairSet;
+  constructor(
+    readonly name: string,
+    readonly spec: IndexSpec<T>,
+  ) {
+    this.pairs = new PairSet('order' in spec ? 'float64' : 'uint32');
+  }
+
+  keyOf(r: T): number | null {
+    if ('order' in this.spec) {
+      const v = this.spec.order(r);
+      return v === null || !Number.isFinite(v) ? null : v;
+    }
+    const k = this.spec.key(r);
+    return k === null || k === undefined ? null : hash32(k);
+  }
+}
+
+export abstract class Collection<T extends Stored> implements Reader<T> {
+  /** (seq, where the record is): creation order */
+  protected readonly rows = new PairSet('uint32');
+  readonly #indexes = new Map<string, Index<T>>();
+  readonly #observers: ((before: Readonly<T> | undefined, after: Readonly<T> | undefined) => void)[] = [];
+
+  constructor(
+    readonly name: string,
+    indexes: Record<string, IndexSpec<T>>,
+  ) {
+    for (const [n, spec] of Object.entries(indexes)) this.#indexes.set(n, new Index(n, spec));
+  }
+
+  // ---- what a kind of collection provides ----
+
+  /** the seq of the record with this id, or undefined */
+  abstract seqOf(id: string): number | undefined;
+  /** the record in row (seq, at) */
+  protected abstract recordAt(seq: number, at: number): Readonly<T> | undefined;
+  abstract getFields(id: string, fields: ReadonlySet<string>): Readonly<Partial<T>> | undefined;
+  /** stores the record (its seq set); returns what it replaced. Throws, changing nothing, when it cannot be stored. */
+  abstract _set(record: T): { before: Readonly<T> | undefined; stored: Readonly<T> };
+  /** removes the record; returns it (undefined when there was none) */
+  abstract _delete(id: string): Readonly<T> | undefined;
+
+  // ---- reads ----
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  has(id: string): boolean {
+    return this.seqOf(id) !== undefined;
+  }
+
+  get(id: string): Readonly<T> | undefined {
+    const seq = this.seqOf(id);
+    return seq === undefined ? undefined : this.bySeq(seq);
+  }
+
+  /** Whether a record other than `id` has this seq (loading keeps seqs unique). */
+  seqTaken(seq: number, id: string): boolean {
+    return this.rows.first(seq) !== undefined && this.seqOf(id) !== seq;
+  }
+
+  /** The record of this seq (a cursor's), or undefined. */
+  bySeq(seq: number): Readonly<T> | undefined {
+    const at = this.rows.first(seq);
+    return at === undefined ? undefined : this.recordAt(seq, at);
+  }
+
+  *scan(opts: ScanOptions = {}): IterableIterator<Readonly<T>> {
+    const walk = opts.order === 'oldest' ? this.rows.walk(opts.after ?? 0, START, 1) : this.rows.walk(opts.after ?? START, 0, -1);
+    for (const [seq, at] of walk) {
+      const r = this.recordAt(seq, at);
+      if (r) yield r;
+    }
+  }
+
+  *find(index: string, key: string, opts: ScanOptions = {}): IterableIterator<Readonly<T>> {
+    const ix = this.#keyIndex(index);
+    const h = hash32(key);
+    const seqs = opts.order === 'oldest' ? ix.pairs.bucket(h, opts.after ?? 0, 1) : ix.pairs.bucket(h, opts.after ?? START, -1);
+    for (const seq of seqs) {
+      const r = this.bySeq(seq);
+      // the hash only says where to look: the key itself decides
+      if (r && (ix.spec as KeyIndexSpec<T>).key(r) === key) yield r;
+    }
+  }
+
+  findOne(index: string, key: string): Readonly<T> | undefined {
+    for (const r of this.find(index, key)) return r;
+    return undefined;
+  }
+
+  count(index: string, key: string): number {
+    return this.#keyIndex(index).pairs.count(hash32(key));
+  }
+
+  *ordered(index: string, upTo = Infinity): IterableIterator<Readonly<T>> {
+    const ix = this.#indexes.get(index);
+    if (!ix || !('order' in ix.spec)) throw new Error(`${this.name} has no ordered index ${index}`);
+    for (const [at, seq] of ix.pairs.walk(-Infinity, 0, 1)) {
+      if (at > upTo) return;
+      const r = this.bySeq(seq);
+      if (r) yield r;
+    }
+  }
+
+  #keyIndex(index: string): Index<T> {
+    const ix = this.#indexes.get(index);
+    if (!ix || !('key' in ix.spec)) throw new Error(`${this.name} has no key index ${index}`);
+    return ix;
+  }
+
+  // ---- kept in step by the kinds of collection ----
+
+  /** Calls `fn(before, after)` after every change (derived figures such as balances). */
+  observe(fn: (before: Readonly<T> | undefined, after: Readonly<T> | undefined) => void): void {
+    this.#observers.push(fn);
+  }
+
+  protected changed(before: Readonly<T> | undefined, after: Readonly<T> | undefined): void {
+    for (const ix of this.#indexes.values()) {
+      const b = before ? ix.keyOf(before) : null;
+      const a = after ? ix.keyOf(after) : null;
+      if (b === a && before?.seq === after?.seq) continue;
+      if (b !== null) ix.pairs.delete(b, before!.seq);
+      if (a !== null) ix.pairs.add(a, after!.seq);
+    }
+    for (const fn of this.#observers) fn(before, after);
+  }
+
+  /** Bytes of the tables and indexes (diagnostics). */
+  indexBytes(): number {
+    let n = this.rows.bytes();
+    for (const ix of this.#indexes.values()) n += ix.pairs.bytes();
+    return n;
+  }
+
+  /** Each index as entries [key or instant, seq] (tests compare them with a full scan). */
+  indexEntries(): Record<string, [number, number][]> {
+    const out: Record<string, [number, number][]> = {};
+    for (const [name, ix] of this.#indexes) {
+      const { k, v } = ix.pairs.copy();
+      out[name] = Array.from(k, (key, i) => [key, v[i]!]);
+    }
+    return out;
+  }
+
+  /** What each index would hold for these records (tests: the indexes agree with a full scan). */
+  expectedIndexEntries(records: Iterable<Readonly<T>>): Record<string, [number, number][]> {
+    const out: Record<string, [number, number][]> = {};
+    for (const [name, ix] of this.#indexes) {
+      const entries: [number, number][] = [];
+      for (const r of records) {
+        const key = ix.keyOf(r);
+        if (key !== null) entries.push([key, r.seq]);
+      }
+      out[name] = entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    }
+    return out;
+  }
+}
+
+/** Freezes a record and everything in it: a plain collection's records are shared with every reader. */
+function deepFreeze<V>(v: V): V {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/** A small collection (accounts, endpoints, rules, ...): frozen objects in a Map. */
+export class PlainCollection<T extends Stored> extends Collection<T> {
+  readonly #byId = new Map<string, Readonly<T>>();
+  readonly #bySeq = new Map<number, Readonly<T>>();
+
+  seqOf(id: string): number | undefined {
+    return this.#byId.get(id)?.seq;
+  }
+
+  override get(id: string): Readonly<T> | undefined {
+    return this.#byId.get(id);
+  }
+
+  protected recordAt(seq: number): Readonly<T> | undefined {
+    return this.#bySeq.get(seq);
+  }
+
+  getFields(id: string): Readonly<Partial<T>> | undefined {
+    return this.#byId.get(id); // the whole record has the fields, and costs nothing more here
+  }
+
+  _set(record: T): { before: Readonly<T> | undefined; stored: Readonly<T> } {
+    const stored = deepFreeze(structuredClone(record));
+    const before = this.#byId.get(record.id);
+    if (before && before.seq !== stored.seq) {
+      this.rows.delete(before.seq, 0);
+      this.#bySeq.delete(before.seq);
+    }
+    this.rows.add(stored.seq, 0);
+    this.#byId.set(stored.id, stored);
+    this.#bySeq.set(stored.seq, stored);
+    this.changed(before, stored);
+    return { before, stored };
+  }
+
+  _delete(id: string): Readonly<T> | undefined {
+    const before = this.#byId.get(id);
+    if (!before) return undefined;
+    this.rows.delete(before.seq, 0);
+    this.#byId.delete(id);
+    this.#bySeq.delete(before.seq);
+    this.changed(before, undefined);
+    return before;
+  }
+}

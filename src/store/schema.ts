@@ -1,0 +1,86 @@
+// Every collection of the store, whether its records are packed, and its declared indexes. An
+// index is kept in the same change as the record (and restored by its undo); a read may use only
+// what is declared here, so what a read costs is decided here, once:
+//   key index      records filed under a string (an account id, a status, ...), newest first
+//   ordered index  records ordered by an instant (when due work falls due), earliest first
+import { nextAction } from '../domain/due.js';
+import type { IndexSpec, KeyIndexSpec, OrderIndexSpec, Reader } from './collection.js';
+import type {
+  Account,
+  CollectionName,
+  Delivery,
+  EntityOf,
+  IdempotencyRecord,
+  LedgerEntry,
+  Merchant,
+  Transaction,
+  Wallet,
+  WebhookEndpoint,
+  WebhookEvent,
+} from './model.js';
+
+const key = <T>(fn: (r: T) => string | null | undefined): KeyIndexSpec<T> => ({ key: fn });
+const order = <T>(fn: (r: T) => number | null): OrderIndexSpec<T> => ({ order: fn });
+const instant = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
+
+/** The key of a merchant's document within its account (documents are unique per account). */
+export const documentKey = (accountId: string, document: string): string => `${accountId}:${document}`;
+/** The key of an account's transactions in one status. */
+export const accountStatusKey = (accountId: string, status: string): string => `${accountId}:${status}`;
+
+export const SCHEMA = {
+  accounts: { packed: false, indexes: { byClientId: key<Account>((a) => a.clientId) } },
+  merchants: {
+    packed: false,
+    indexes: {
+      byAccount: key<Merchant>((m) => m.accountId),
+      byClientId: key<Merchant>((m) => m.clientId),
+      byDocument: key<Merchant>((m) => documentKey(m.accountId, m.document)),
+    },
+  },
+  wallets: { packed: false, indexes: { byMerchant: key<Wallet>((w) => w.merchantId) } },
+  transactions: {
+    packed: true,
+    indexes: {
+      byAccount: key<Transaction>((t) => t.accountId),
+      byAccountStatus: key<Transaction>((t) => accountStatusKey(t.accountId, t.status)),
+      byStatus: key<Transaction>((t) => t.status),
+      byExternalId: key<Transaction>((t) => (t.type === 'CASH_IN' ? t.externalId : null)),
+      /** open transactions by the instant their next action falls due (domain/due.ts) */
+      due: order<Transaction>((t) => instant(nextAction(t)?.at)),
+    },
+  },
+  ledger: { packed: true, indexes: { byTransaction: key<LedgerEntry>((e) => e.transactionId) } },
+  idempotency: { packed: true, indexes: { byExpiry: order<IdempotencyRecord>((r) => instant(r.expiresAt)) } },
+  pixKeys: { packed: false, indexes: {} },
+  rules: { packed: false, indexes: {} },
+  webhookEndpoints: { packed: false, indexes: { byAccount: key<WebhookEndpoint>((e) => e.accountId) } },
+  events: { packed: true, indexes: { byTransaction: key<WebhookEvent>((e) => e.transactionId) } },
+  deliveries: {
+    packed: true,
+    indexes: {
+      byTransaction: key<Delivery>((d) => d.transactionId),
+      byEndpoint: key<Delivery>((d) => d.endpointId),
+      byEvent: key<Delivery>((d) => d.eventId),
+      byStatus: key<Delivery>((d) => d.status),
+      /** PENDING deliveries by the instant of their next attempt */
+      byNextAttempt: order<Delivery>((d) => (d.status === 'PENDING' ? instant(d.nextAttemptAt) : null)),
+    },
+  },
+  faults: { packed: false, indexes: {} },
+} satisfies { [C in CollectionName]: { packed: boolean; indexes: Record<string, IndexSpec<EntityOf<C>>> } };
+
+type IndexesOf<C extends CollectionName> = (typeof SCHEMA)[C]['indexes'];
+/** The key indexes declared for a collection. */
+export type KeyIndexOf<C extends CollectionName> = {
+  [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends KeyIndexSpec<never> ? I : never;
+}[keyof IndexesOf<C>] &
+  string;
+/** The ordered indexes declared for a collection. */
+export type OrderIndexOf<C extends CollectionName> = {
+  [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends OrderIndexSpec<never> ? I : never;
+}[keyof IndexesOf<C>] &
+  string;
+
+/** A collection as every reader sees it: reads, by its declared indexes only. */
+export type ReaderOf<C extends CollectionName> = Reader<EntityOf<C>, KeyIndexOf<C>, OrderIndexOf<C>>;
