@@ -49,7 +49,7 @@ function runOptions<T>(y: Argv<T>) {
     })
     .example('$0 scenario run --shipped --start', 'run every shipped scenario against a throw-away sandbox')
     .example('$0 scenario run scenarios/charge-paid.yaml --base-url http://localhost:8080', 'against a running sandbox')
-    .example('$0 scenario run scenarios --start --reporter junit --out reports/scenarios.xml', 'for CI');
+    .example('$0 scenario run test/pix --start --reporter junit --out reports/scenarios.xml', 'your own scenario folder, in CI');
 }
 
 export type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;

@@ -6,9 +6,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/paths.js';
 
-/** Pages other branches write; links to them are checked like any other once they exist. */
-const WRITTEN_ELSEWHERE = new Set(['docs/store.md']);
-
 const root = packagePath();
 const pages = [
   'README.md',
@@ -63,7 +60,7 @@ describe('the documentation', () => {
       const [file = '', anchor] = link.split('#');
       const target = file === '' ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), file));
       if (!existsSync(path.join(root, target))) {
-        if (!WRITTEN_ELSEWHERE.has(target)) broken.push(`${link}: no file ${target}`);
+        broken.push(`${link}: no file ${target}`);
         continue;
       }
       if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(target).has(anchor))
