@@ -1,4 +1,4 @@
-// /v1/merchants (spec "Merchant" endpoints, CONTRACT §1): account tokens manage merchants;
+// /v1/merchants (spec "Merchant" endpoints, docs/api.md#merchants): account tokens manage merchants;
 // a merchant token reads only its own balance at /v1/merchants/balance.
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';

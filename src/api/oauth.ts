@@ -1,4 +1,4 @@
-// POST /v1/oauth/token (CONTRACT §2): JSON or form bodies, credentials in the body or in HTTP
+// POST /v1/oauth/token (docs/decisions.md#d5-the-token-endpoint-speaks-oauth-20): JSON or form bodies, credentials in the body or in HTTP
 // Basic, errors exactly as RFC 6749 §5.2 so that stock OAuth 2.0 clients parse them.
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// GET /openapi.json (CONTRACT §12): the OpenAPI 3.1 document of the public and control APIs,
+// GET /openapi.json (docs/api.md#the-openapi-document): the OpenAPI 3.1 document of the public and control APIs,
 // built from the schemas that validate requests. Open even with an admin token (no data in it).
 import type { AppContext } from '../context.js';
 import type { Routes } from '../http/routes.js';

@@ -1,4 +1,4 @@
-// POST /v1/banking/cash-out/pix (spec "cash-out") with the idempotency of CONTRACT §7. The key's
+// POST /v1/banking/cash-out/pix (spec "cash-out") with the idempotency of docs/decisions.md#d27-idempotency-of-cash-out. The key's
 // record is written in the same atomic change as the transfer, so a duplicate that arrives at the
 // same instant finds it at once and can never create a second transfer; it answers only once the
 // original is durable. Rejected requests (validation, INSUFFICIENT_FUNDS) leave no record.

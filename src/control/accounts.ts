@@ -1,4 +1,4 @@
-// /_sandbox/accounts (CONTRACT §12): isolated tenants with their own credentials and settings,
+// /_sandbox/accounts (docs/control-api.md#accounts): isolated tenants with their own credentials and settings,
 // and money moved into or out of their main balance.
 import type { AppContext } from '../context.js';
 import { generateClientId, generateSecret, hashSecret } from '../domain/credentials.js';

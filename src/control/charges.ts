@@ -1,4 +1,4 @@
-// Forced charge transitions (CONTRACT §6, §12): pay (optionally with payer data), expire, cancel.
+// Forced charge transitions (docs/control-api.md#charges-and-transfers): pay (optionally with payer data), expire, cancel.
 // The same services the clock uses, so the ledger and the events are those of a real payment;
 // the transition table refuses anything else with 409 INVALID_STATE, changing nothing.
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// /_sandbox/clock (CONTRACT §9, §12): read the sandbox clock, advance it. Advancing answers only
+// /_sandbox/clock (docs/control-api.md#clock): read the sandbox clock, advance it. Advancing answers only
 // once everything that fell due (expiries, settlements, auto-payments, rule outcomes, webhook
 // retries) has been done and committed; tokens expire by the new time too.
 import type { AppContext } from '../context.js';

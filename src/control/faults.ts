@@ -1,4 +1,4 @@
-// /_sandbox/faults (CONTRACT §12): injected faults, served by the fault stage (src/http/faults.ts).
+// /_sandbox/faults (docs/control-api.md#faults): injected faults, served by the fault stage (src/http/faults.ts).
 import type { AppContext } from '../context.js';
 import { formatFault } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';

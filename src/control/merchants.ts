@@ -1,4 +1,4 @@
-// /_sandbox/merchants (CONTRACT §12): the operator's view of merchants (every account's, with
+// /_sandbox/merchants (docs/control-api.md#merchants-and-wallets): the operator's view of merchants (every account's, with
 // wallets and balances; an extension the dashboard reads) and their status changes.
 import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';

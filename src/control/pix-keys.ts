@@ -1,4 +1,4 @@
-// /_sandbox/pix-keys (CONTRACT §7, §12): the PIX key directory. POST adds a key or replaces the
+// /_sandbox/pix-keys (docs/control-api.md#pix-key-directory): the PIX key directory. POST adds a key or replaces the
 // entry of the same key (201 when new, 200 when replaced); DELETE clears it or removes one key.
 import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';

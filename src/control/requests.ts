@@ -1,4 +1,4 @@
-// /_sandbox/requests (CONTRACT §12): the request journal, newest first, secrets redacted.
+// /_sandbox/requests (docs/control-api.md#request-journal): the request journal, newest first, secrets redacted.
 // Filters (extensions): method, status, path (a prefix), requestId; `limit` (default 100).
 import type { AppContext } from '../context.js';
 import type { Routes } from '../http/routes.js';

@@ -1,4 +1,4 @@
-// POST /_sandbox/reset (CONTRACT §10, §12): back to the configured fixtures, or to another set:
+// POST /_sandbox/reset (docs/control-api.md#reset): back to the configured fixtures, or to another set:
 // `{fixtures: "example-marketplace"}` (a set shipped in the package's fixtures/ folder, by name)
 // or `{fixtures: {...}}` (a whole fixture object). Answers what it loaded.
 import path from 'node:path';

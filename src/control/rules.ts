@@ -1,4 +1,4 @@
-// /_sandbox/rules (CONTRACT §7b, §12): the outcome rules ("magic values"), in evaluation order.
+// /_sandbox/rules (docs/control-api.md#outcome-rules): the outcome rules ("magic values"), in evaluation order.
 // POST appends a rule (201), or replaces the rule of the same id in place (200).
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';

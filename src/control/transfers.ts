@@ -1,4 +1,4 @@
-// Forced transfer settlement (CONTRACT §7, §12): `complete` whatever the key directory says,
+// Forced transfer settlement (docs/control-api.md#charges-and-transfers): `complete` whatever the key directory says,
 // `fail` with any code and message (the amount goes back). Only a PROCESSING transfer moves;
 // anything else is 409 INVALID_STATE and changes nothing.
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// GET /_sandbox/ui: the dashboard (CONTRACT §12). Plain browser files from the package's `ui/`
+// GET /_sandbox/ui: the dashboard (docs/dashboard.md). Plain browser files from the package's `ui/`
 // folder (no build step), read on each request so that they are served the same whether the
 // code runs from src/ or dist/. The page and its assets hold no data and need no admin token
 // (a browser cannot send a header when it navigates); every data call the page makes does.

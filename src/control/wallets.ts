@@ -1,4 +1,4 @@
-// /_sandbox/wallets/{walletId} (CONTRACT §12): read a merchant wallet, move money into or out of it.
+// /_sandbox/wallets/{walletId} (docs/control-api.md#merchants-and-wallets): read a merchant wallet, move money into or out of it.
 import type { AppContext } from '../context.js';
 import { formatWallet } from '../format/control.js';
 import { parseBody, readBody } from '../http/body.js';

@@ -1,4 +1,4 @@
-// /_sandbox/webhooks (CONTRACT §8, §12): endpoints, the delivery log, redelivery and firing.
+// /_sandbox/webhooks (docs/webhooks.md#the-delivery-log-redelivery-and-firing): endpoints, the delivery log, redelivery and firing.
 // Thin: validate, run a service from src/webhooks in one commit, answer. Delivery itself is
 // the dispatcher's job, woken by the commit; no answer here waits for a receiver.
 import type { Request } from 'express';

@@ -1,4 +1,4 @@
-// JSON Schemas of the control API's bodies (CONTRACT §7b, §12). Same validator, same error
+// JSON Schemas of the control API's bodies (docs/control-api.md#conventions). Same validator, same error
 // shape and same OpenAPI document as the public API.
 import type { TransactionStatus } from '../store/model.js';
 import { cursorParam, pageLimit, pageQuerySchema, type PageQuery } from './paging.js';
@@ -100,7 +100,7 @@ export interface RuleInput {
 
 export { UUID_PATTERN };
 
-// ---- control bodies and queries (CONTRACT §12) ----
+// ---- control bodies and queries (docs/control-api.md#conventions) ----
 
 const errorCode = {
   type: 'string',

@@ -1,4 +1,4 @@
-// JSON Schemas of the public API's requests (CONTRACT §4). Each one validates requests
+// JSON Schemas of the public API's requests (docs/decisions.md#d10-unknown-fields-are-dropped). Each one validates requests
 // (ajv), types the handler (FromSchema) and appears in /openapi.json.
 import type { FromSchema } from 'json-schema-to-ts';
 
@@ -32,7 +32,7 @@ const phoneDigits = {
 
 const email = { type: 'string', format: 'email', maxLength: 254, 'x-message': 'must be a valid e-mail address' } as const;
 
-/** A PIX key kind, in any letter case, with the aliases E-MAIL and EVP (CONTRACT §4). */
+/** A PIX key kind, in any letter case, with the aliases E-MAIL and EVP (docs/decisions.md#d24-pix-key-kinds). */
 export const pixKeyTypeSchema = {
   type: 'string',
   pattern: caseInsensitive(['CPF', 'CNPJ', 'EMAIL', 'E-MAIL', 'PHONE', 'RANDOM', 'EVP']),
@@ -64,7 +64,7 @@ export const merchantCreateSchema = {
 } as const;
 export type MerchantCreateBody = FromSchema<typeof merchantCreateSchema>;
 
-// Sending an immutable field is an error (CONTRACT §4), not an ignored unknown field.
+// Sending an immutable field is an error (docs/api.md#update-a-merchant), not an ignored unknown field.
 const immutable = (message: string) => ({ not: {}, 'x-immutable': true, 'x-message': message }) as const;
 
 export const merchantPatchSchema = {

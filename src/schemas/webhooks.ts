@@ -1,4 +1,4 @@
-// JSON Schemas of the webhook control API (CONTRACT §8, §12): endpoint registration, the
+// JSON Schemas of the webhook control API (docs/webhooks.md#endpoints): endpoint registration, the
 // delivery log's query, and firing an event.
 import { EVENT_TYPES } from '../domain/events.js';
 import type { EventType } from '../store/model.js';

@@ -1,4 +1,4 @@
-// Webhook endpoints, redelivery and firing (CONTRACT §8, §12): services applied inside one
+// Webhook endpoints, redelivery and firing (docs/webhooks.md#the-delivery-log-redelivery-and-firing): services applied inside one
 // commit, called by the control API and at start-up (--webhook-url).
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
