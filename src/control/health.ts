@@ -2,22 +2,31 @@
 // only liveness: 200 once every listener is up, the store open and the fixtures loaded; 503 while
 // starting or stopping (a keep-alive connection can still ask during stop). `pix-sandbox wait`,
 // the image's HEALTHCHECK and the Testcontainers module all wait on it.
-import type { AppContext } from '../context.js';
 import { realClock } from '../clock/clock.js';
-import type { Routes } from '../http/routes.js';
+import { route } from '../http/operations.js';
+import { controlTag, ok } from '../schemas/operation.js';
+import * as R from '../schemas/responses.js';
 
-export function healthRoutes(routes: Routes, ctx: AppContext): void {
-  routes.get('/_sandbox/health', (_req, res) => {
-    const { listening, storeOpen, fixturesLoaded, stopping } = ctx.readiness;
-    const checks = { listening, storeOpen, fixturesLoaded };
-    const ready = listening && storeOpen && fixturesLoaded && !stopping;
-    const status = ready ? 'ok' : stopping ? 'stopping' : 'starting';
-    res.status(ready ? 200 : 503).json({
-      status,
-      ready,
-      checks,
-      version: ctx.version,
-      uptimeSeconds: Math.floor((realClock.nowMs() - ctx.startedAtMs) / 1000),
-    });
-  });
-}
+export const healthOperations = [
+  route({
+    method: 'get',
+    path: '/_sandbox/health',
+    tag: controlTag('sandbox'),
+    auth: 'none',
+    summary: 'Readiness (open even with an admin token): 200 once listening, store open and fixtures loaded',
+    responses: { 200: ok(R.healthSchema, 'ready'), 503: ok(R.healthSchema, 'starting or stopping: not ready') },
+    handle({ ctx, res }) {
+      const { listening, storeOpen, fixturesLoaded, stopping } = ctx.readiness;
+      const checks = { listening, storeOpen, fixturesLoaded };
+      const ready = listening && storeOpen && fixturesLoaded && !stopping;
+      const status = ready ? 'ok' : stopping ? 'stopping' : 'starting';
+      res.status(ready ? 200 : 503).json({
+        status,
+        ready,
+        checks,
+        version: ctx.version,
+        uptimeSeconds: Math.floor((realClock.nowMs() - ctx.startedAtMs) / 1000),
+      });
+    },
+  }),
+];

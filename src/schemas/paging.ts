@@ -1,7 +1,7 @@
 // Paging of the control lists that can grow (docs/store.md): `limit`, and `after`, the cursor the
 // previous page answered in its x-sandbox-next-cursor header (and its Link header, rel="next").
 // The body stays the bare JSON array the control API has always answered.
-import type { Answer } from './operations.js';
+import type { Answer } from './operation.js';
 import type { JsonSchema } from './responses.js';
 
 export const NEXT_CURSOR_HEADER = 'x-sandbox-next-cursor';

@@ -1,5 +1,6 @@
 // JSON Schemas of the webhook control API (docs/webhooks.md#endpoints): endpoint registration, the
 // delivery log's query, and firing an event.
+import type { FromSchema } from 'json-schema-to-ts';
 import { EVENT_TYPES } from '../domain/events.js';
 import type { EventType } from '../store/model.js';
 import { cursorParam, pageQuerySchema, type PageQuery } from './paging.js';
@@ -31,17 +32,13 @@ export const webhookEndpointInputSchema = {
   },
 } as const;
 
-export interface WebhookEndpointInput {
-  url: string;
-  events?: EventType[];
-  accountId?: string;
-  secret?: string;
-}
+export type WebhookEndpointInput = FromSchema<typeof webhookEndpointInputSchema>;
 
 export const webhookEndpointsQuerySchema = {
   type: 'object',
   properties: { accountId: uuid },
 } as const;
+export type WebhookEndpointsQuery = FromSchema<typeof webhookEndpointsQuerySchema>;
 
 /** The endpoint list pages like every list that can grow (docs/store.md). */
 export const webhookEndpointListQuerySchema = {
@@ -81,7 +78,4 @@ export const fireInputSchema = {
   properties: { transactionId: uuid, type: eventType },
 } as const;
 
-export interface FireInput {
-  transactionId: string;
-  type?: EventType;
-}
+export type FireInput = FromSchema<typeof fireInputSchema>;
