@@ -23,7 +23,7 @@ import {
 import type { Delivery } from '../store/model.js';
 import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import type { Reads } from '../store/store.js';
-import { clearEndpoints, createEndpoint, fireEvent, redeliver, removeEndpoint } from '../webhooks/endpoints.js';
+import { clearEndpoints, createEndpoint, fireEvent, redeliver, removeEndpoint } from '../services/webhook-endpoints.js';
 import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
 import { sendPage } from './paging.js';
 

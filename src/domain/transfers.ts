@@ -1,12 +1,12 @@
 // Transfers (cash-out, docs/api.md#transfers-cash-out) as plain data: the request read into a record, the owner of
 // the destination key (the sandbox's DICT), and the settlement decision.
+import { MAX_AMOUNT } from './ledger.js';
 import { SandboxError, type ErrorDetail } from './errors.js';
 import { documentTypeOf, generateCpf } from './documents.js';
 import { ISPBS } from './end-to-end.js';
 import { normalizeKey, normalizeKeyType, validatePixKey } from './pix-keys.js';
 import { transferTransition } from './transitions.js';
 import type { New, PixKeyEntry, ScheduledOutcome, Transfer, TransferDetails, TransactionError } from '../store/model.js';
-import { MAX_AMOUNT } from '../schemas/public.js';
 import { seededRandom } from './random.js';
 
 export type Receiver = NonNullable<Transfer['receiver']>;

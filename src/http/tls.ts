@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { tlsModule } from './lazy-builtins.js';
+import { tlsModule } from '../lazy-builtins.js';
 
 export interface TlsMaterial {
   cert: string;

@@ -1,9 +1,10 @@
 // JSON Schemas of the public API's requests (docs/decisions.md#d10-unknown-fields-are-dropped). Each one validates requests
 // (ajv), types the handler (FromSchema) and appears in /openapi.json.
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAX_AMOUNT } from '../domain/ledger.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-export const MAX_AMOUNT = 1_000_000_000;
+export { MAX_AMOUNT };
 
 /** A pattern matching any of the words in any letter case (JSON Schema patterns have no flags). */
 function caseInsensitive(words: string[]): string {

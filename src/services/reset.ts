@@ -11,7 +11,7 @@ import type { Fixtures } from '../schemas/fixtures.js';
 import { checkFixtures, hashFixtureSecrets, readFixtures, seed } from './seed.js';
 import { emptyData } from '../store/model.js';
 import { moveAside } from '../store/wal-adapter.js';
-import { ensureConfigEndpoint } from '../webhooks/endpoints.js';
+import { ensureConfigEndpoint } from './webhook-endpoints.js';
 
 /** The fixture sets shipped in the package's fixtures/ folder, by name. */
 export async function shippedFixtureSets(): Promise<string[]> {

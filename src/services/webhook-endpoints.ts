@@ -4,8 +4,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { EVENT_TYPES, eventTypeFor } from '../domain/events.js';
 import { notFound, SandboxError } from '../domain/errors.js';
-import { emitEvent, queueDelivery } from '../services/events.js';
-import { defaultAccount } from '../services/accounts.js';
+import { emitEvent, queueDelivery } from './events.js';
+import { defaultAccount } from './accounts.js';
 import type { Tx } from '../store/store.js';
 import type { Delivery, EventType, New, WebhookEndpoint, WebhookEvent } from '../store/model.js';
 
