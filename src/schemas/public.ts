@@ -1,7 +1,7 @@
 // JSON Schemas of the public API's requests (docs/decisions.md#d10-unknown-fields-are-dropped). Each one validates requests
-// (ajv), types the handler (FromSchema) and appears in /openapi.json.
-import type { FromSchema } from 'json-schema-to-ts';
+// (ajv), types the handler (Validated: FromSchema, ./from-schema.ts, where exact) and appears in /openapi.json.
 import { MAX_AMOUNT } from '../domain/ledger.js';
+import type { Validated } from './from-schema.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 export { MAX_AMOUNT };
@@ -63,7 +63,7 @@ export const merchantCreateSchema = {
     phone: phoneDigits,
   },
 } as const;
-export type MerchantCreateBody = FromSchema<typeof merchantCreateSchema>;
+export type MerchantCreateBody = Validated<typeof merchantCreateSchema>;
 
 // Sending an immutable field is an error (docs/api.md#update-a-merchant), not an ignored unknown field.
 const immutable = (message: string) => ({ not: {}, 'x-immutable': true, 'x-message': message }) as const;
@@ -100,7 +100,7 @@ export const merchantListQuerySchema = {
     status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be one of ACTIVE, INACTIVE, SUSPENDED' },
   },
 } as const;
-export type MerchantListQuery = { page: number; limit: number; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+export type MerchantListQuery = Validated<typeof merchantListQuerySchema>;
 
 const splitEntry = {
   type: 'object',
