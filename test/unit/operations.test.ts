@@ -31,6 +31,13 @@ describe('the operation table', () => {
       }
   });
 
+  it('has every path on a page of docs/', () => {
+    const docs = ['api.md', 'control-api.md', 'webhooks.md', 'dashboard.md']
+      .map((f) => readFileSync(packagePath('docs', f), 'utf8'))
+      .join('\n');
+    expect(OPERATIONS.filter((o) => !docs.includes(o.path)).map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual([]);
+  });
+
   it("is shown in contributing.md's walk-through as the code has it", () => {
     const page = readFileSync(packagePath('docs/contributing.md'), 'utf8');
     const section = page.slice(page.indexOf('## Add an endpoint'));
