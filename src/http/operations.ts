@@ -2,8 +2,8 @@
 // request schemas, answers and its handler; mountOperations registers every entry on the router in
 // one fixed order — auth, guards, body parsing, query validation, handler — and the 405s come from
 // the same table (./routes.ts). /openapi.json (src/schemas/openapi.ts) and the precompiled validators
-// (src/schemas/validated.ts) read the same entries, so a route cannot answer what the document does
-// not say, nor validate with a schema the document does not show. docs/contributing.md#add-an-endpoint
+// (src/schemas/validated.ts) read the same entries, so the route, its validation and its description
+// cannot drift apart (docs/contributing.md#add-an-endpoint).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { Operation } from '../schemas/operation.js';
@@ -38,7 +38,7 @@ export interface RouteOperation<B = unknown, Q = unknown> extends Operation {
   handle(c: Call<B, Q>): unknown;
 }
 
-/** An entry with its handler's body and query types (FromSchema types of its schemas). */
+/** An entry with its handler's body and query types (`Validated<typeof schema>` where exact: src/schemas/from-schema.ts). */
 export const route = <B = never, Q = never>(op: RouteOperation<B, Q>): RouteOperation => op;
 /** A control entry: every /_sandbox operation but health, the dashboard and the document needs the admin token. */
 export const adminRoute = <B = never, Q = never>(op: Omit<RouteOperation<B, Q>, 'auth'>): RouteOperation => ({ ...op, auth: 'admin' });
