@@ -48,6 +48,17 @@ function linksOf(page: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
 }
 
+/** The repository's files: git's list, or (outside a git checkout) every file but node_modules, dist and .git. */
+function listFiles(): string[] {
+  try {
+    return execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n');
+  } catch {
+    return (readdirSync(root, { recursive: true }) as string[])
+      .map((f) => f.split(path.sep).join('/'))
+      .filter((f) => !/^(node_modules|dist|\.git|test-output)(\/|$)/.test(f));
+  }
+}
+
 describe('the documentation', () => {
   it('finds the slug GitHub gives a heading', () => {
     expect(githubSlug('Charges (cash-in)')).toBe('charges-cash-in');
@@ -71,9 +82,7 @@ describe('the documentation', () => {
   });
 
   // every tracked text file: source, tests, scripts, bench, the dashboard, docs, scenarios
-  const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
-    .split('\n')
-    .filter((f) => /\.(ts|js|mjs|cjs|md|json|ya?ml|html|css|sh)$/.test(f) && existsSync(path.join(root, f)));
+  const tracked = listFiles().filter((f) => /\.(ts|js|mjs|cjs|md|json|ya?ml|html|css|sh)$/.test(f) && existsSync(path.join(root, f)));
   // written in two pieces so that this file does not match itself
   const outside = new RegExp(`${'CONTRA'}CT(\\.md)?\\s*§|${'CONTRA'}CT\\.md|/work/(shared|main)|shared${'/'}spec`);
 
