@@ -10,6 +10,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const out = path.join(root, 'dist/src/schemas');
 const { validatedSchemas } = await import(path.join(out, 'validated.js'));
+const { OPERATIONS } = await import(path.join(root, 'dist/src/operations.js'));
 const { makeAjv, precompiledName } = await import(path.join(out, 'validator.js'));
 const standaloneCode = standaloneModule.default;
 
@@ -20,7 +21,7 @@ let count = 0;
 for (const kind of ['body', 'query']) {
   const ajv = makeAjv(kind, { code: { source: true, esm: true } });
   const names = {};
-  for (const { schema } of validatedSchemas().filter((v) => v.kind === kind)) {
+  for (const { schema } of validatedSchemas(OPERATIONS).filter((v) => v.kind === kind)) {
     const name = precompiledName(schema, kind);
     if (names[name]) continue;
     ajv.addSchema(schema, name);

@@ -5,66 +5,17 @@ import type { AppContext } from './context.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { useLeanJson } from './http/json.js';
-import { createRoutes, type Routes } from './http/routes.js';
-import { oauthRoutes } from './api/oauth.js';
-import { merchantRoutes } from './api/merchants.js';
-import { chargeRoutes } from './api/charges.js';
-import { transferRoutes } from './api/transfers.js';
-import { transactionRoutes } from './api/transactions.js';
-import { balanceRoutes } from './api/balances.js';
+import { createRoutes } from './http/routes.js';
 import { httpsRequired } from './http/https-required.js';
-import { openApiRoutes } from './api/openapi.js';
-import { webhookControlRoutes } from './control/webhooks.js';
 import { journalStage } from './http/journal.js';
 import { adminStage } from './http/admin.js';
 import { faultStage } from './http/faults.js';
-import { healthRoutes } from './control/health.js';
-import { resetRoutes } from './control/reset.js';
-import { accountRoutes } from './control/accounts.js';
-import { walletRoutes } from './control/wallets.js';
-import { controlMerchantRoutes } from './control/merchants.js';
-import { controlTransactionRoutes } from './control/transactions.js';
-import { controlChargeRoutes } from './control/charges.js';
-import { controlTransferRoutes } from './control/transfers.js';
-import { controlPixRoutes } from './control/pix.js';
-import { pixKeyRoutes } from './control/pix-keys.js';
-import { ruleRoutes } from './control/rules.js';
-import { clockRoutes } from './control/clock.js';
-import { requestRoutes } from './control/requests.js';
-import { faultRoutes } from './control/faults.js';
-import { uiRoutes } from './control/ui.js';
-
-/** A module that adds routes. Public API modules live in src/api, control modules in src/control. */
-export type RouteModule = (routes: Routes, ctx: AppContext) => void;
+import { mountOperations } from './http/operations.js';
+import { OPERATIONS } from './operations.js';
 
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-export const ROUTE_MODULES: RouteModule[] = [
-  oauthRoutes,
-  merchantRoutes,
-  chargeRoutes,
-  transferRoutes,
-  transactionRoutes,
-  balanceRoutes,
-  webhookControlRoutes,
-  healthRoutes,
-  resetRoutes,
-  accountRoutes,
-  walletRoutes,
-  controlMerchantRoutes,
-  controlTransactionRoutes,
-  controlChargeRoutes,
-  controlTransferRoutes,
-  controlPixRoutes,
-  pixKeyRoutes,
-  ruleRoutes,
-  clockRoutes,
-  requestRoutes,
-  faultRoutes,
-  uiRoutes,
-  openApiRoutes,
-];
 // journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
 export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 
@@ -98,7 +49,7 @@ export function createApp(ctx: AppContext): Express {
   useLeanJson(app);
   app.use(pipeline([requestId, ...STAGES.map((stage) => stage(ctx))]));
   const routes = createRoutes();
-  for (const mod of ROUTE_MODULES) mod(routes, ctx);
+  mountOperations(routes, ctx, OPERATIONS);
   routes.finish();
   app.use(routes.router);
   app.use(notFoundHandler);

@@ -10,7 +10,7 @@ import { startTicker } from './clock/ticker.js';
 import { dataFile, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
-import { httpsModule } from './http/lazy-builtins.js';
+import { httpsModule } from './lazy-builtins.js';
 import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';

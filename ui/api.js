@@ -9,7 +9,7 @@ export function setToken(value) {
   else sessionStorage.removeItem(TOKEN_KEY);
 }
 
-/** An answer outside 2xx, in the sandbox's error shape (CONTRACT §3) when it has one. */
+/** An answer outside 2xx, in the sandbox's error shape (docs/decisions.md#d8-one-error-shape) when it has one. */
 export class ApiError extends Error {
   constructor(status, body) {
     const message = body && typeof body === 'object' && typeof body.message === 'string' ? body.message : `HTTP ${status}`;
@@ -85,5 +85,5 @@ export function query(params) {
   return s ? `?${s}` : '';
 }
 
-/** Lists answer bare arrays (CONTRACT §12); tolerate an envelope too. */
+/** Lists answer bare arrays (docs/control-api.md#conventions); tolerate an envelope too. */
 export const asList = (body) => (Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : []);

@@ -1,7 +1,5 @@
-// /v1/merchants (spec "Merchant" endpoints, CONTRACT §1): account tokens manage merchants;
+// /v1/merchants (spec "Merchant" endpoints, docs/api.md#merchants): account tokens manage merchants;
 // a merchant token reads only its own balance at /v1/merchants/balance.
-import type { RequestHandler } from 'express';
-import type { AppContext } from '../context.js';
 import { walletRef } from '../domain/ledger.js';
 import {
   formatMerchant,
@@ -10,9 +8,10 @@ import {
   formatMerchantList,
   formatMerchantUpdated,
 } from '../format/merchants.js';
-import { accountOnly, authenticate, merchantOnly, principalOf } from '../http/auth.js';
-import { parseBody, readBody } from '../http/body.js';
-import { uuidParam, type Routes } from '../http/routes.js';
+import { accountOnly, merchantOnly, principalOf } from '../http/auth.js';
+import { route } from '../http/operations.js';
+import { uuidParam } from '../http/routes.js';
+import { created, e, ok } from '../schemas/operation.js';
 import {
   merchantCreateSchema,
   merchantListQuerySchema,
@@ -22,7 +21,7 @@ import {
   type MerchantPatchBody,
 } from '../schemas/public.js';
 import { merchantCreateChecks } from '../schemas/checks.js';
-import { validateQuery } from '../schemas/validator.js';
+import * as R from '../schemas/responses.js';
 import {
   createMerchant,
   listMerchants,
@@ -33,45 +32,95 @@ import {
   walletsOf,
 } from '../services/merchants.js';
 
-// "balance" is a literal segment, never a merchantId: other methods on it fall through to its 405.
-const notBalance: RequestHandler = (req, _res, next) => (req.params.merchantId === 'balance' ? next('route') : next());
+const M = 'Merchants';
+const MERCHANT_TOKEN = e('FORBIDDEN', 'a merchant token');
 
-export function merchantRoutes(routes: Routes, ctx: AppContext): void {
-  const auth = authenticate(ctx);
+// "balance" is a literal segment, never a merchantId: the table sends other methods on it to its 405.
+export const merchantOperations = [
+  route<MerchantCreateBody>({
+    method: 'post',
+    path: '/v1/merchants',
+    tag: M,
+    auth: 'bearer',
+    summary: 'Create a merchant (account token)',
+    body: merchantCreateSchema,
+    check: merchantCreateChecks,
+    guards: [accountOnly],
+    responses: { 201: created(R.merchantCreatedSchema), 403: MERCHANT_TOKEN, 409: e('DOCUMENT_ALREADY_REGISTERED') },
+    async handle({ ctx, res, readBody }) {
+      const body = readBody();
+      const accountId = principalOf(res).account.id;
+      precheckMerchant(ctx, accountId, body);
+      const creds = await newMerchantCredentials(ctx.random.next);
+      const { merchant, wallet } = await ctx.store.commit((tx) => createMerchant(tx, ctx, accountId, body, creds));
+      res.status(201).json(formatMerchantCreated(merchant, wallet, creds.clientSecret));
+    },
+  }),
 
-  routes.post('/v1/merchants', auth, accountOnly, parseBody(), async (req, res) => {
-    const body = readBody<MerchantCreateBody>(req, res, merchantCreateSchema, merchantCreateChecks);
-    const accountId = principalOf(res).account.id;
-    precheckMerchant(ctx, accountId, body);
-    const creds = await newMerchantCredentials(ctx.random.next);
-    const { merchant, wallet } = await ctx.store.commit((tx) => createMerchant(tx, ctx, accountId, body, creds));
-    res.status(201).json(formatMerchantCreated(merchant, wallet, creds.clientSecret));
-  });
+  route<never, MerchantListQuery>({
+    method: 'get',
+    path: '/v1/merchants',
+    tag: M,
+    auth: 'bearer',
+    summary: 'List merchants (account token)',
+    query: merchantListQuerySchema,
+    guards: [accountOnly],
+    responses: { 200: ok(R.merchantListSchema), 403: MERCHANT_TOKEN },
+    handle({ ctx, res, query: q }) {
+      const { items, total } = listMerchants(ctx.store, principalOf(res).account.id, q);
+      res.json(formatMerchantList(items, q.page, q.limit, total));
+    },
+  }),
 
-  routes.get('/v1/merchants', auth, accountOnly, (req, res) => {
-    const q = validateQuery<MerchantListQuery>(merchantListQuerySchema, req.query);
-    const { items, total } = listMerchants(ctx.store, principalOf(res).account.id, q);
-    res.json(formatMerchantList(items, q.page, q.limit, total));
-  });
+  route({
+    method: 'get',
+    path: '/v1/merchants/balance',
+    tag: M,
+    auth: 'bearer',
+    summary: "The authenticated merchant's main wallet balance (merchant token)",
+    guards: [merchantOnly],
+    responses: { 200: ok(R.merchantBalanceSchema), 403: e('FORBIDDEN', 'an account token') },
+    handle({ ctx, res }) {
+      const merchant = principalOf(res).merchant!;
+      res.json(formatMerchantBalance(ctx.store.balances.of(walletRef(merchant.walletId))));
+    },
+  }),
 
-  // registered before /:merchantId so that the literal segment wins
-  routes.get('/v1/merchants/balance', auth, merchantOnly, (_req, res) => {
-    const merchant = principalOf(res).merchant!;
-    res.json(formatMerchantBalance(ctx.store.balances.of(walletRef(merchant.walletId))));
-  });
+  route({
+    method: 'get',
+    path: '/v1/merchants/{merchantId}',
+    tag: M,
+    auth: 'bearer',
+    summary: 'Read a merchant with its wallets (account token)',
+    guards: [accountOnly],
+    responses: { 200: ok(R.merchantSchema), 403: MERCHANT_TOKEN },
+    handle({ ctx, req, res }) {
+      const m = merchantOfAccount(ctx.store, principalOf(res).account.id, uuidParam(req, 'merchantId'));
+      const wallets = walletsOf(ctx.store, m).map((wallet) => ({ wallet, balance: ctx.store.balances.of(walletRef(wallet.id)) }));
+      res.json(formatMerchant(m, wallets));
+    },
+  }),
 
-  routes.get('/v1/merchants/:merchantId', notBalance, auth, accountOnly, (req, res) => {
-    const m = merchantOfAccount(ctx.store, principalOf(res).account.id, uuidParam(req, 'merchantId'));
-    const wallets = walletsOf(ctx.store, m).map((wallet) => ({ wallet, balance: ctx.store.balances.of(walletRef(wallet.id)) }));
-    res.json(formatMerchant(m, wallets));
-  });
-
-  routes.patch('/v1/merchants/:merchantId', notBalance, auth, accountOnly, parseBody(), async (req, res) => {
-    const id = uuidParam(req, 'merchantId');
-    const accountId = principalOf(res).account.id;
-    merchantOfAccount(ctx.store, accountId, id); // an unknown id is 404 before the body is judged
-    const patch = readBody<MerchantPatchBody>(req, res, merchantPatchSchema);
-    const m = await ctx.store.commit((tx) => updateMerchant(tx, ctx, accountId, id, patch));
-    res.json(formatMerchantUpdated(m));
-  });
-}
+  route<MerchantPatchBody>({
+    method: 'patch',
+    path: '/v1/merchants/{merchantId}',
+    tag: M,
+    auth: 'bearer',
+    summary: 'Update a merchant: name, email, phone (account token)',
+    body: merchantPatchSchema,
+    guards: [accountOnly],
+    responses: {
+      200: ok(R.merchantUpdatedSchema),
+      403: MERCHANT_TOKEN,
+      405: e('METHOD_NOT_ALLOWED', 'the merchantId "balance": that path is GET /v1/merchants/balance'),
+    },
+    async handle({ ctx, req, res, readBody }) {
+      const id = uuidParam(req, 'merchantId');
+      const accountId = principalOf(res).account.id;
+      merchantOfAccount(ctx.store, accountId, id); // an unknown id is 404 before the body is judged
+      const patch = readBody();
+      const m = await ctx.store.commit((tx) => updateMerchant(tx, ctx, accountId, id, patch));
+      res.json(formatMerchantUpdated(m));
+    },
+  }),
+];

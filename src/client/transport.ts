@@ -3,7 +3,7 @@
 // caller can trust the sandbox's self-signed certificate per client (`ca`) without touching
 // process-wide settings such as NODE_EXTRA_CA_CERTS (which node:https honours as well).
 import http from 'node:http';
-import { httpsModule } from '../http/lazy-builtins.js';
+import { httpsModule } from '../lazy-builtins.js';
 
 export interface TransportOptions {
   /** scheme://host:port of the sandbox */

@@ -1,28 +1,54 @@
-// Forced charge transitions (CONTRACT §6, §12): pay (optionally with payer data), expire, cancel.
+// Forced charge transitions (docs/control-api.md#charges-and-transfers): pay (optionally with payer data), expire, cancel.
 // The same services the clock uses, so the ledger and the events are those of a real payment;
 // the transition table refuses anything else with 409 INVALID_STATE, changing nothing.
-import type { AppContext } from '../context.js';
 import { formatTransaction } from '../format/control.js';
-import { parseBody, readBody } from '../http/body.js';
-import { uuidParam, type Routes } from '../http/routes.js';
+import { adminRoute } from '../http/operations.js';
+import { uuidParam } from '../http/routes.js';
 import { chargePaySchema, type ChargePayBody } from '../schemas/control.js';
+import { controlTag, INVALID_STATE, ok } from '../schemas/operation.js';
+import * as R from '../schemas/responses.js';
 import { cancelCharge, expireCharge, payCharge } from '../services/charges.js';
 
-export function controlChargeRoutes(routes: Routes, ctx: AppContext): void {
-  routes.post('/_sandbox/charges/:id/pay', parseBody(), async (req, res) => {
-    const id = uuidParam(req, 'id');
-    const body = readBody<ChargePayBody>(req, res, chargePaySchema);
-    const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
-    res.json(formatTransaction(charge));
-  });
+const tag = controlTag('transactions');
 
-  routes.post('/_sandbox/charges/:id/expire', async (req, res) => {
-    const id = uuidParam(req, 'id');
-    res.json(formatTransaction(await ctx.store.commit((tx) => expireCharge(tx, ctx, id))));
-  });
+export const controlChargeOperations = [
+  adminRoute<ChargePayBody>({
+    method: 'post',
+    path: '/_sandbox/charges/{id}/pay',
+    tag,
+    summary: 'Pay a charge now (WAITING_PAYMENT → PAID)',
+    body: chargePaySchema,
+    bodyOptional: true,
+    responses: { 200: ok(R.transactionSchema), 409: INVALID_STATE },
+    async handle({ ctx, req, res, readBody }) {
+      const id = uuidParam(req, 'id');
+      const body = readBody();
+      const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
+      res.json(formatTransaction(charge));
+    },
+  }),
 
-  routes.post('/_sandbox/charges/:id/cancel', async (req, res) => {
-    const id = uuidParam(req, 'id');
-    res.json(formatTransaction(await ctx.store.commit((tx) => cancelCharge(tx, ctx, id))));
-  });
-}
+  adminRoute({
+    method: 'post',
+    path: '/_sandbox/charges/{id}/expire',
+    tag,
+    summary: 'Expire a charge now',
+    responses: { 200: ok(R.transactionSchema), 409: INVALID_STATE },
+    async handle({ ctx, req, res }) {
+      const id = uuidParam(req, 'id');
+      res.json(formatTransaction(await ctx.store.commit((tx) => expireCharge(tx, ctx, id))));
+    },
+  }),
+
+  adminRoute({
+    method: 'post',
+    path: '/_sandbox/charges/{id}/cancel',
+    tag,
+    summary: 'Cancel a charge',
+    responses: { 200: ok(R.transactionSchema), 409: INVALID_STATE },
+    async handle({ ctx, req, res }) {
+      const id = uuidParam(req, 'id');
+      res.json(formatTransaction(await ctx.store.commit((tx) => cancelCharge(tx, ctx, id))));
+    },
+  }),
+];

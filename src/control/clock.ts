@@ -1,19 +1,34 @@
-// /_sandbox/clock (CONTRACT §9, §12): read the sandbox clock, advance it. Advancing answers only
+// /_sandbox/clock (docs/control-api.md#clock): read the sandbox clock, advance it. Advancing answers only
 // once everything that fell due (expiries, settlements, auto-payments, rule outcomes, webhook
 // retries) has been done and committed; tokens expire by the new time too.
-import type { AppContext } from '../context.js';
-import { parseBody, readBody } from '../http/body.js';
-import type { Routes } from '../http/routes.js';
+import { adminRoute } from '../http/operations.js';
 import { clockAdvanceSchema, type ClockAdvanceBody } from '../schemas/control.js';
+import { controlTag, ok } from '../schemas/operation.js';
+import * as R from '../schemas/responses.js';
 import { advanceClock, clockView } from '../services/clock.js';
 
-export function clockRoutes(routes: Routes, ctx: AppContext): void {
-  routes.get('/_sandbox/clock', (_req, res) => {
-    res.json(clockView(ctx));
-  });
+export const clockOperations = [
+  adminRoute({
+    method: 'get',
+    path: '/_sandbox/clock',
+    tag: controlTag('clock'),
+    summary: 'The sandbox clock',
+    responses: { 200: ok(R.clockSchema) },
+    handle({ ctx, res }) {
+      res.json(clockView(ctx));
+    },
+  }),
 
-  routes.post('/_sandbox/clock/advance', parseBody(), async (req, res) => {
-    const body = readBody<ClockAdvanceBody>(req, res, clockAdvanceSchema);
-    res.json(await advanceClock(ctx, body.seconds));
-  });
-}
+  adminRoute<ClockAdvanceBody>({
+    method: 'post',
+    path: '/_sandbox/clock/advance',
+    tag: controlTag('clock'),
+    summary: 'Advance the clock and run everything that fell due',
+    body: clockAdvanceSchema,
+    responses: { 200: ok(R.clockSchema) },
+    async handle({ ctx, res, readBody }) {
+      const body = readBody();
+      res.json(await advanceClock(ctx, body.seconds));
+    },
+  }),
+];

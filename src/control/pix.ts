@@ -3,13 +3,13 @@
 // BR Code, checks its CRC, follows its location (item 26/25) to the charge and pays it. Only this
 // sandbox's charge locations can be followed; a code that does not parse is a VALIDATION_ERROR
 // naming the reason, a location that leads nowhere is 404.
-import type { AppContext } from '../context.js';
 import { parseBrCode, PIX_GUI } from '../domain/brcode.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import { formatTransaction } from '../format/control.js';
-import { parseBody, readBody } from '../http/body.js';
-import type { Routes } from '../http/routes.js';
+import { adminRoute } from '../http/operations.js';
 import { PIX_PAY_BODY_LIMIT, pixPaySchema, type PixPayBody } from '../schemas/control.js';
+import { controlTag, e, INVALID_STATE, ok } from '../schemas/operation.js';
+import * as R from '../schemas/responses.js';
 import { payCharge } from '../services/charges.js';
 import type { Reads } from '../store/store.js';
 import { imageOf, qrTextOf } from './qr-image.js';
@@ -41,15 +41,34 @@ export function chargeIdOfCode(data: Reads, pixCode: string, source: Source = 'p
   return t.id;
 }
 
-export function controlPixRoutes(routes: Routes, ctx: AppContext): void {
-  routes.post('/_sandbox/pix/pay', parseBody(false, PIX_PAY_BODY_LIMIT), async (req, res) => {
-    const body = readBody<PixPayBody>(req, res, pixPaySchema);
-    // the schema lets exactly one of the two through; the image is read before the store is
-    const id =
-      body.qrImage !== undefined
-        ? await qrTextOf(imageOf(body.qrImage)).then((code) => chargeIdOfCode(ctx.store, code, 'qrImage'))
-        : chargeIdOfCode(ctx.store, body.pixCode!);
-    const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
-    res.json(formatTransaction(charge));
-  });
-}
+export const controlPixOperations = [
+  adminRoute<PixPayBody>({
+    method: 'post',
+    path: '/_sandbox/pix/pay',
+    tag: controlTag('transactions'),
+    summary: 'Pay whichever charge a copy-and-paste code, or the QR code in an image (PNG or JPEG), belongs to',
+    body: pixPaySchema,
+    bodyLimitBytes: PIX_PAY_BODY_LIMIT,
+    responses: {
+      200: ok(R.transactionSchema, 'The charge, PAID (the same answer and events as POST /_sandbox/charges/{id}/pay)'),
+      400: e(
+        'VALIDATION_ERROR',
+        'neither or both of pixCode and qrImage; a code that is not a dynamic PIX charge code; qrImage not base64, ' +
+          'not a PNG or JPEG, an image that cannot be decoded, or one in which no QR code is found (nothing changed)',
+      ),
+      404: e('NOT_FOUND', 'the code (typed or read from the image) leads to no charge of this sandbox (nothing changed)'),
+      409: INVALID_STATE,
+      413: e('PAYLOAD_TOO_LARGE', 'qrImage over 5 MiB decoded or over 40 million pixels (nothing changed)'),
+    },
+    async handle({ ctx, res, readBody }) {
+      const body = readBody();
+      // the schema lets exactly one of the two through; the image is read before the store is
+      const id =
+        body.qrImage !== undefined
+          ? await qrTextOf(imageOf(body.qrImage)).then((code) => chargeIdOfCode(ctx.store, code, 'qrImage'))
+          : chargeIdOfCode(ctx.store, body.pixCode!);
+      const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
+      res.json(formatTransaction(charge));
+    },
+  }),
+];

@@ -3,12 +3,14 @@
 // at most `limit` (default 100, max 1000) at a time; and one transaction in full (an extension for
 // the dashboard): the record, its QR image, its ledger entries and its events. Each filter is
 // served by a declared index (store/schema.ts), so a page costs its limit, not the store's size.
-import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';
 import { formatTransaction, formatTransactionDetail } from '../format/control.js';
-import { uuidParam, type Routes } from '../http/routes.js';
+import { adminRoute } from '../http/operations.js';
+import { uuidParam } from '../http/routes.js';
 import { transactionListQuerySchema, type TransactionListQuery } from '../schemas/control.js';
-import { validateQuery } from '../schemas/validator.js';
+import { controlTag, ok } from '../schemas/operation.js';
+import { paged } from '../schemas/paging.js';
+import * as R from '../schemas/responses.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../store/model.js';
 import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import { accountStatusKey } from '../store/schema.js';
@@ -40,18 +42,34 @@ export function listTransactions(data: Reads, q: TransactionListQuery): Page<Rea
   return takePage(tx.scan(opts), q.limit);
 }
 
-export function controlTransactionRoutes(routes: Routes, ctx: AppContext): void {
-  routes.get('/_sandbox/transactions', (req, res) => {
-    const q = validateQuery<TransactionListQuery>(transactionListQuerySchema, req.query);
-    sendPage(req, res, listTransactions(ctx.store, q), formatTransaction);
-  });
+const tag = controlTag('transactions');
 
-  routes.get('/_sandbox/transactions/:id', (req, res) => {
-    const id = uuidParam(req, 'id');
-    const { transactions, ledger, events } = ctx.store;
-    const t = transactions.get(id);
-    if (!t) throw notFound(`transaction ${id}`);
-    const oldest = { order: 'oldest' } as const;
-    res.json(formatTransactionDetail(t, ledger.find('byTransaction', id, oldest), events.find('byTransaction', id, oldest)));
-  });
-}
+export const controlTransactionOperations = [
+  adminRoute<never, TransactionListQuery>({
+    method: 'get',
+    path: '/_sandbox/transactions',
+    tag,
+    summary: 'Transactions, newest first (by creation), a page at a time',
+    query: transactionListQuerySchema,
+    responses: { 200: paged(R.transactionSchema) },
+    handle({ ctx, req, res, query: q }) {
+      sendPage(req, res, listTransactions(ctx.store, q), formatTransaction);
+    },
+  }),
+
+  adminRoute({
+    method: 'get',
+    path: '/_sandbox/transactions/{id}',
+    tag,
+    summary: 'One transaction with its QR image, ledger entries and events',
+    responses: { 200: ok(R.transactionDetailSchema) },
+    handle({ ctx, req, res }) {
+      const id = uuidParam(req, 'id');
+      const { transactions, ledger, events } = ctx.store;
+      const t = transactions.get(id);
+      if (!t) throw notFound(`transaction ${id}`);
+      const oldest = { order: 'oldest' } as const;
+      res.json(formatTransactionDetail(t, ledger.find('byTransaction', id, oldest), events.find('byTransaction', id, oldest)));
+    },
+  }),
+];

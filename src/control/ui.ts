@@ -1,13 +1,13 @@
-// GET /_sandbox/ui: the dashboard (CONTRACT §12). Plain browser files from the package's `ui/`
+// GET /_sandbox/ui: the dashboard (docs/dashboard.md). Plain browser files from the package's `ui/`
 // folder (no build step), read on each request so that they are served the same whether the
 // code runs from src/ or dist/. The page and its assets hold no data and need no admin token
 // (a browser cannot send a header when it navigates); every data call the page makes does.
 import { readFile } from 'node:fs/promises';
 import type { Response } from 'express';
-import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
-import type { Routes } from '../http/routes.js';
+import { route } from '../http/operations.js';
 import { packagePath } from '../paths.js';
+import { controlTag, header, NOT_FOUND, revalidate } from '../schemas/operation.js';
 
 export const UI_PATH = '/_sandbox/ui';
 
@@ -49,11 +49,43 @@ async function sendFile(res: Response, name: string): Promise<void> {
   res.status(200).send(body);
 }
 
-export function uiRoutes(routes: Routes, _ctx: AppContext): void {
-  routes.get(UI_PATH, async (_req, res) => sendFile(res, 'index.html'));
-  routes.get(`${UI_PATH}/:file`, async (req, res) => {
-    const file = String(req.params.file ?? '');
-    if (!ASSET_NAME.test(file)) throw new SandboxError('NOT_FOUND', `the dashboard has no file named ${file.slice(0, 80)}`);
-    await sendFile(res, file);
-  });
-}
+const dashboardFile = {
+  ...revalidate,
+  'X-Content-Type-Options': header('The declared type is the type', { const: 'nosniff' }),
+  'Referrer-Policy': header('No referrer leaves the dashboard', { const: 'no-referrer' }),
+};
+
+export const uiOperations = [
+  route({
+    method: 'get',
+    path: UI_PATH,
+    tag: controlTag('dashboard'),
+    auth: 'none',
+    summary: 'The dashboard page',
+    responses: {
+      200: {
+        description: 'HTML',
+        mediaTypes: ['text/html'],
+        headers: { ...dashboardFile, 'Content-Security-Policy': header('The page talks only to its own origin', { type: 'string' }) },
+      },
+    },
+    handle: async ({ res }) => sendFile(res, 'index.html'),
+  }),
+  route({
+    method: 'get',
+    path: `${UI_PATH}/{file}`,
+    tag: controlTag('dashboard'),
+    auth: 'none',
+    summary: "The dashboard's scripts and styles",
+    params: { file: { type: 'string', pattern: ASSET_NAME.source } },
+    responses: {
+      200: { description: 'JavaScript, CSS or SVG', mediaTypes: ['text/javascript', 'text/css', 'image/svg+xml'], headers: dashboardFile },
+      404: NOT_FOUND,
+    },
+    async handle({ req, res }) {
+      const file = String(req.params.file ?? '');
+      if (!ASSET_NAME.test(file)) throw new SandboxError('NOT_FOUND', `the dashboard has no file named ${file.slice(0, 80)}`);
+      await sendFile(res, file);
+    },
+  }),
+];

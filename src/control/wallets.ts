@@ -1,20 +1,38 @@
-// /_sandbox/wallets/{walletId} (CONTRACT §12): read a merchant wallet, move money into or out of it.
-import type { AppContext } from '../context.js';
+// /_sandbox/wallets/{walletId} (docs/control-api.md#merchants-and-wallets): read a merchant wallet, move money into or out of it.
 import { formatWallet } from '../format/control.js';
-import { parseBody, readBody } from '../http/body.js';
-import { uuidParam, type Routes } from '../http/routes.js';
+import { adminRoute } from '../http/operations.js';
+import { uuidParam } from '../http/routes.js';
 import { creditSchema, type CreditBody } from '../schemas/control.js';
+import { controlTag, INSUFFICIENT, ok } from '../schemas/operation.js';
+import * as R from '../schemas/responses.js';
 import { adjustWallet, requireWallet } from '../services/adjustments.js';
 
-export function walletRoutes(routes: Routes, ctx: AppContext): void {
-  routes.get('/_sandbox/wallets/:walletId', (req, res) => {
-    res.json(formatWallet(requireWallet(ctx.store, uuidParam(req, 'walletId')), ctx.store.balances));
-  });
+const tag = controlTag('accounts');
 
-  routes.post('/_sandbox/wallets/:walletId/credit', parseBody(), async (req, res) => {
-    const id = uuidParam(req, 'walletId');
-    const body = readBody<CreditBody>(req, res, creditSchema);
-    await ctx.store.commit((tx) => adjustWallet(tx, ctx, id, body.amount, body.description));
-    res.json(formatWallet(requireWallet(ctx.store, id), ctx.store.balances));
-  });
-}
+export const walletOperations = [
+  adminRoute({
+    method: 'get',
+    path: '/_sandbox/wallets/{walletId}',
+    tag,
+    summary: 'One merchant wallet',
+    responses: { 200: ok(R.walletSchema) },
+    handle({ ctx, req, res }) {
+      res.json(formatWallet(requireWallet(ctx.store, uuidParam(req, 'walletId')), ctx.store.balances));
+    },
+  }),
+
+  adminRoute<CreditBody>({
+    method: 'post',
+    path: '/_sandbox/wallets/{walletId}/credit',
+    tag,
+    summary: 'Move money into (or out of) a wallet',
+    body: creditSchema,
+    responses: { 200: ok(R.walletSchema), 422: INSUFFICIENT },
+    async handle({ ctx, req, res, readBody }) {
+      const id = uuidParam(req, 'walletId');
+      const body = readBody();
+      await ctx.store.commit((tx) => adjustWallet(tx, ctx, id, body.amount, body.description));
+      res.json(formatWallet(requireWallet(ctx.store, id), ctx.store.balances));
+    },
+  }),
+];

@@ -1,4 +1,4 @@
-// Charges (cash-in, CONTRACT §6) as plain data: the new record, and the record after each
+// Charges (cash-in, docs/decisions.md#d20-how-charges-end) as plain data: the new record, and the record after each
 // transition. Legality of a transition is decided by transitions.ts; this module only builds.
 import type { ErrorDetail } from './errors.js';
 import { documentIssues } from './documents.js';

@@ -1,4 +1,4 @@
-// What the clock must do now (CONTRACT §6–7, §7b, §9): a pure function of (state, time), so that a
+// What the clock must do now (docs/decisions.md#d38-the-sandbox-clock): a pure function of (state, time), so that a
 // tick and a clock jump run the same code. Every action closes its transaction, so only the
 // earliest due action of each one matters: when the clock jumps past both an outcome at +5 s and
 // an expiry at +60 s, the outcome happens and the expiry no longer applies.

@@ -1,5 +1,5 @@
 // Every error code of the sandbox, declared once with its HTTP status (docs/api.md#error-codes).
-// /openapi.json lists, per operation and status, the codes it answers (src/schemas/operations.ts and
+// /openapi.json lists, per operation and status, the codes it answers (the operation table, src/operations.ts, and
 // src/schemas/openapi-answers.ts), each checked against its status here when the document is built.
 // IDEMPOTENCY_KEY_IN_USE is reserved: a duplicate cash-out in flight waits and replays instead.
 export const ERROR_STATUS = {

@@ -1,4 +1,4 @@
-// Webhook events (CONTRACT §8): one per transaction status change, creation included.
+// Webhook events (docs/decisions.md#d33-webhook-events): one per transaction status change, creation included.
 import type { EventType, New, Transaction, WebhookEventData } from '../store/model.js';
 
 const NAMES: Record<Transaction['status'], EventType | null> = {

@@ -1,4 +1,4 @@
-// Idempotency of cash-out (CONTRACT §7): the key header, the record that remembers the first
+// Idempotency of cash-out (docs/decisions.md#d27-idempotency-of-cash-out): the key header, the record that remembers the first
 // answer, and the body fingerprint that tells a replay from a reuse of the key.
 import { createHash } from 'node:crypto';
 import { SandboxError } from './errors.js';

@@ -3,6 +3,9 @@
 import { SandboxError } from './errors.js';
 import type { LedgerEntry, LedgerRef, New } from '../store/model.js';
 
+/** The largest amount of one charge or transfer, in cents (R$ 10,000,000.00). */
+export const MAX_AMOUNT = 1_000_000_000;
+
 export const accountRef = (accountId: string): LedgerRef => `account:${accountId}`;
 export const walletRef = (walletId: string): LedgerRef => `wallet:${walletId}`;
 

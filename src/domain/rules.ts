@@ -1,4 +1,4 @@
-// Outcome rules ("magic values", CONTRACT §7b): the first rule whose every match field holds
+// Outcome rules ("magic values", docs/decisions.md#d29-outcome-rules): the first rule whose every match field holds
 // decides a new transaction's fate.
 import type { Rule, RuleMatch, ScheduledOutcome, TransactionType } from '../store/model.js';
 

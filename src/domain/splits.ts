@@ -1,4 +1,4 @@
-// Split of a charge between wallets (CONTRACT §4). Shares are computed once, at creation, so that
+// Split of a charge between wallets (docs/decisions.md#d16-splits). Shares are computed once, at creation, so that
 // the amounts credited on payment are exactly the ones the client was told about.
 
 import type { SplitMode, SplitShare } from '../store/model.js';

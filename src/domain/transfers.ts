@@ -1,12 +1,12 @@
-// Transfers (cash-out, CONTRACT §7) as plain data: the request read into a record, the owner of
+// Transfers (cash-out, docs/api.md#transfers-cash-out) as plain data: the request read into a record, the owner of
 // the destination key (the sandbox's DICT), and the settlement decision.
+import { MAX_AMOUNT } from './ledger.js';
 import { SandboxError, type ErrorDetail } from './errors.js';
 import { documentTypeOf, generateCpf } from './documents.js';
 import { ISPBS } from './end-to-end.js';
 import { normalizeKey, normalizeKeyType, validatePixKey } from './pix-keys.js';
 import { transferTransition } from './transitions.js';
 import type { New, PixKeyEntry, ScheduledOutcome, Transfer, TransferDetails, TransactionError } from '../store/model.js';
-import { MAX_AMOUNT } from '../schemas/public.js';
 import { seededRandom } from './random.js';
 
 export type Receiver = NonNullable<Transfer['receiver']>;
@@ -90,7 +90,7 @@ export function buildTransfer(n: NewTransfer): New<Transfer> {
 }
 
 /**
- * The key's owner (CONTRACT §7): the directory entry when there is one; otherwise a CPF or CNPJ
+ * The key's owner (docs/decisions.md#d26-settlement-by-the-key-directory): the directory entry when there is one; otherwise a CPF or CNPJ
  * key is owned by that document, and any other key by details.document (or a generated CPF).
  * Bank details the directory does not give are derived from the key, so they never change.
  */

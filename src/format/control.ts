@@ -1,4 +1,4 @@
-// Views of the control API (CONTRACT §12): plain JSON, no envelope. These are sandbox-only
+// Views of the control API (docs/control-api.md#conventions): plain JSON, no envelope. These are sandbox-only
 // shapes, so they show internal fields a tester wants to see, but never a secret hash. The
 // store's creation sequence (`seq`) stays inside: a list's order and its cursor carry it.
 import type { BalanceReader } from '../store/balances.js';

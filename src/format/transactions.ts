@@ -54,7 +54,7 @@ const party = (p: Party): Party => ({
 });
 
 /**
- * The lookup's `data` (CONTRACT §6–7): id and status, plus end_to_end_id and payer/receiver when
+ * The lookup's `data` (docs/decisions.md#d21-the-lookup-shows-four-states): id and status, plus end_to_end_id and payer/receiver when
  * COMPLETED, or error when FAILED. A charge's own states map onto the lookup's four.
  */
 /** The fields of a transaction that its lookup shows or decides by (all a lookup reads from the store). */

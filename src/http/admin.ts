@@ -1,5 +1,5 @@
-// The admin token (CONTRACT §12): when one is configured, every control call needs the header
-// `x-sandbox-admin-token`, else 401 UNAUTHORIZED in the shape of CONTRACT §3.
+// The admin token (docs/decisions.md#d42-the-admin-token): when one is configured, every control call needs the header
+// `x-sandbox-admin-token`, else 401 UNAUTHORIZED in the shape of docs/decisions.md#d8-one-error-shape.
 // Left open on purpose: GET /_sandbox/health (health checks), the dashboard page itself
 // (GET /_sandbox/ui and its assets: a static page without data, whose calls then carry the
 // token), and /openapi.json (a description of the API, with no data in it).

@@ -79,7 +79,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
   };
 }
 
-/** Rejects merchant tokens (CONTRACT §1: merchant management needs the account). */
+/** Rejects merchant tokens (docs/decisions.md#d2-merchants-are-principals: merchant management needs the account). */
 export const accountOnly: RequestHandler = (_req, res, next) => {
   if (principalOf(res).kind !== 'account')
     return next(new SandboxError('FORBIDDEN', 'this operation needs an account token, not a merchant token'));

@@ -1,4 +1,4 @@
-// The single error shape of CONTRACT §3, and the last handlers of the pipeline.
+// The single error shape (docs/decisions.md#d8-one-error-shape), and the last handlers of the pipeline.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { SandboxError, type ErrorDetail } from '../domain/errors.js';
 

@@ -1,5 +1,5 @@
-// Fault injection (CONTRACT §12): a fault makes matching requests wait `latencyMs`, then answer
-// `status` with the error body of CONTRACT §3 whose `error.code` is the fault's code (or, with
+// Fault injection (docs/control-api.md#faults): a fault makes matching requests wait `latencyMs`, then answer
+// `status` with the error body of docs/decisions.md#d8-one-error-shape whose `error.code` is the fault's code (or, with
 // no status, carry on normally after the delay). Faults live in the store, so reset and restart
 // cover them; a fault with `times` is spent one firing at a time, in the same commit that
 // decides it fires, so concurrent requests never overspend it.

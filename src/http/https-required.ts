@@ -1,4 +1,4 @@
-// --require-https (CONTRACT §11): the real service refuses plain HTTP, so with this option the
+// --require-https (docs/decisions.md#d41-http-and-https): the real service refuses plain HTTP, so with this option the
 // sandbox does too, for the API an app under test calls: /v1/... and the charge locations /pix/....
 // The control API, the dashboard and /openapi.json stay reachable over HTTP: they are the test
 // harness's tools, not part of the emulated service, and /_sandbox/health must answer probes.

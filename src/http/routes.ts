@@ -53,7 +53,7 @@ export function createRoutes(): Routes {
 
 const uuid = new RegExp(UUID_PATTERN);
 
-/** A path parameter that must be a UUID (CONTRACT §4: 400, not 404, when it is not). */
+/** A path parameter that must be a UUID (docs/decisions.md#d12-ids-in-paths: 400, not 404, when it is not). */
 export function uuidParam(req: Request, name: string): string {
   const value = req.params[name];
   if (typeof value !== 'string' || !uuid.test(value))

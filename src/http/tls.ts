@@ -1,4 +1,4 @@
-// The HTTPS certificate (CONTRACT §11): given by --tls-cert/--tls-key, or self-signed and
+// The HTTPS certificate (docs/decisions.md#d41-http-and-https): given by --tls-cert/--tls-key, or self-signed and
 // generated on first start into the data folder, then reused so that clients trust it once.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { tlsModule } from './lazy-builtins.js';
+import { tlsModule } from '../lazy-builtins.js';
 
 export interface TlsMaterial {
   cert: string;

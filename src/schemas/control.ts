@@ -1,8 +1,9 @@
-// JSON Schemas of the control API's bodies (CONTRACT §7b, §12). Same validator, same error
+// JSON Schemas of the control API's bodies (docs/control-api.md#conventions). Same validator, same error
 // shape and same OpenAPI document as the public API.
 import type { TransactionStatus } from '../store/model.js';
 import { cursorParam, pageLimit, pageQuerySchema, type PageQuery } from './paging.js';
 import { digitsDocument, pixKeyTypeSchema, UUID_PATTERN, uuidParam } from './public.js';
+import type { Validated } from './from-schema.js';
 
 /** A party of a PIX payment (a payer, a key's owner): the fields of the spec's payer object. */
 const partyProperties = {
@@ -100,7 +101,7 @@ export interface RuleInput {
 
 export { UUID_PATTERN };
 
-// ---- control bodies and queries (CONTRACT §12) ----
+// ---- control bodies and queries (docs/control-api.md#conventions) ----
 
 const errorCode = {
   type: 'string',
@@ -130,16 +131,7 @@ export const accountCreateSchema = {
     balance: { type: 'integer', minimum: 0, maximum: MAX_ADJUSTMENT, 'x-message': 'must be an integer number of cents, 0 or more' },
   },
 } as const;
-export interface AccountCreateBody {
-  id?: string;
-  name: string;
-  client_id?: string;
-  client_secret?: string;
-  splitEnabled?: boolean;
-  autoPayAfterSeconds?: number | null;
-  settleAfterSeconds?: number;
-  balance?: number;
-}
+export type AccountCreateBody = Validated<typeof accountCreateSchema>;
 
 const fixed = (field: string) => ({ not: {}, 'x-message': `cannot be changed (${field})` }) as const;
 
@@ -191,7 +183,7 @@ export const creditSchema = {
     description: { type: 'string', minLength: 1, maxLength: 140 },
   },
 } as const;
-export type CreditBody = { amount: number; description?: string };
+export type CreditBody = Validated<typeof creditSchema>;
 
 export const merchantStatusSchema = {
   type: 'object',
@@ -200,7 +192,7 @@ export const merchantStatusSchema = {
     status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be ACTIVE, INACTIVE or SUSPENDED' },
   },
 } as const;
-export type MerchantStatusBody = { status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+export type MerchantStatusBody = Validated<typeof merchantStatusSchema>;
 
 export const merchantListControlQuerySchema = {
   type: 'object',
@@ -267,7 +259,7 @@ export const transferFailSchema = {
   required: ['code'],
   properties: { code: errorCode, message: { type: 'string', minLength: 1, maxLength: 500 } },
 } as const;
-export type TransferFailBody = { code: string; message?: string };
+export type TransferFailBody = Validated<typeof transferFailSchema>;
 
 export const pixKeySchema = {
   type: 'object',
@@ -293,7 +285,7 @@ export const clockAdvanceSchema = {
     seconds: { type: 'integer', minimum: 1, maximum: 2_592_000, 'x-message': 'must be an integer of seconds from 1 to 2592000 (30 days)' },
   },
 } as const;
-export type ClockAdvanceBody = { seconds: number };
+export type ClockAdvanceBody = Validated<typeof clockAdvanceSchema>;
 
 export const FIXTURE_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
 
@@ -313,7 +305,7 @@ export const resetSchema = {
     },
   },
 } as const;
-export type ResetBody = { fixtures?: string | Record<string, unknown> };
+export type ResetBody = Validated<typeof resetSchema>;
 
 export const faultSchema = {
   type: 'object',
@@ -340,16 +332,7 @@ export const faultSchema = {
     { not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' },
   ],
 } as const;
-export interface FaultBody {
-  method?: string;
-  path: string;
-  status?: number;
-  code?: string;
-  message?: string;
-  latencyMs?: number;
-  times?: number;
-  probability?: number;
-}
+export type FaultBody = Validated<typeof faultSchema>;
 
 export const requestsQuerySchema = {
   type: 'object',
@@ -361,4 +344,4 @@ export const requestsQuerySchema = {
     requestId: { type: 'string', minLength: 1, maxLength: 128 },
   },
 } as const;
-export type RequestsQuery = { limit: number; method?: string; status?: number; path?: string; requestId?: string };
+export type RequestsQuery = Validated<typeof requestsQuerySchema>;

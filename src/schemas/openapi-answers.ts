@@ -4,7 +4,7 @@
 // schema comes from its codes: `statusCode` is that status and `error.code` one of exactly those
 // codes, each declared once, with its status, in src/domain/errors.ts.
 import { ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
-import type { Answer, Operation, ResponseHeader } from './operations.js';
+import type { Answer, Operation, ResponseHeader } from './operation.js';
 import { internalErrorSchema, serverErrorSchema, tooManyRequestsSchema } from './responses.js';
 
 /** Headers shown once under components.headers (by these names) and referenced from each answer. */
@@ -118,7 +118,7 @@ export function headersOf(op: Operation, status: string, answer: Answer): Record
 }
 
 /** The methods that answer on a path, as the Allow header lists them (GET brings HEAD). */
-export function allowedMethods(ops: Operation[], path: string): string[] {
+export function allowedMethods(ops: readonly Operation[], path: string): string[] {
   const methods = ops.filter((o) => o.path === path).map((o) => o.method.toUpperCase());
   return methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
 }

@@ -1,4 +1,4 @@
-// Builds the OpenAPI 3.1 document (GET /openapi.json) from the operation table: request schemas
+// Builds the OpenAPI 3.1 document (GET /openapi.json) from the operation table (src/operations.ts): request schemas
 // are the very objects ajv validates requests with, response schemas those the tests check every
 // answer against. What an operation answers beyond its own entry (shared errors, faults, headers)
 // comes from ./openapi-answers.ts. Where a validated schema says something in a way OpenAPI tools
@@ -6,7 +6,7 @@
 import { EVENT_TYPES } from '../domain/events.js';
 import { fixturesSchema } from './fixtures.js';
 import { allowedMethods, answersOf, COMMON_HEADERS, headersOf } from './openapi-answers.js';
-import { OPERATIONS, type Answer, type Operation } from './operations.js';
+import type { Answer, Operation } from './operation.js';
 import * as R from './responses.js';
 import type { JsonSchema } from './responses.js';
 import * as P from './public.js';
@@ -208,8 +208,9 @@ const TAGS: Record<string, string> = {
   'Control: dashboard': 'The dashboard page (docs/dashboard.md)',
 };
 
-export function buildOpenApi(opts: { version: string; serverUrl?: string; operations?: Operation[] }): Record<string, unknown> {
-  const ops = opts.operations ?? OPERATIONS;
+/** The document of `operations` (the table of src/operations.ts). */
+export function buildOpenApi(opts: { version: string; serverUrl?: string; operations: readonly Operation[] }): Record<string, unknown> {
+  const ops = opts.operations;
   const paths: Record<string, Record<string, unknown>> = {};
   const requestBodies: Record<string, unknown> = {};
   for (const op of ops) {
@@ -236,7 +237,10 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string; operat
       license: { name: 'MIT', identifier: 'MIT' },
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
-    tags: [...new Set(ops.map((o) => o.tag))].map((name) => ({ name, description: TAGS[name] ?? name })),
+    // in the order of TAGS (then any other), whatever the order of the table
+    tags: [...new Set([...Object.keys(TAGS), ...ops.map((o) => o.tag)])]
+      .filter((name) => ops.some((o) => o.tag === name))
+      .map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     webhooks: {
       transactionEvent: {

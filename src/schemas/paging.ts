@@ -1,8 +1,9 @@
 // Paging of the control lists that can grow (docs/store.md): `limit`, and `after`, the cursor the
 // previous page answered in its x-sandbox-next-cursor header (and its Link header, rel="next").
 // The body stays the bare JSON array the control API has always answered.
-import type { Answer } from './operations.js';
+import type { Answer } from './operation.js';
 import type { JsonSchema } from './responses.js';
+import type { Validated } from './from-schema.js';
 
 export const NEXT_CURSOR_HEADER = 'x-sandbox-next-cursor';
 
@@ -18,7 +19,7 @@ export const pageLimit = (byDefault: number) =>
 
 /** Lists that are usually short (accounts, PIX keys, ...): one page of up to 1,000 unless asked otherwise. */
 export const pageQuerySchema = { type: 'object', properties: { limit: pageLimit(1000), after: cursorParam } } as const;
-export type PageQuery = { limit: number; after?: number };
+export type PageQuery = Validated<typeof pageQuerySchema>;
 
 /** The answer of a list that pages: one page, and where the next one starts. */
 export const paged = (items: JsonSchema, description = "One page, in the list's order"): Answer => ({

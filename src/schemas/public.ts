@@ -1,9 +1,10 @@
-// JSON Schemas of the public API's requests (CONTRACT §4). Each one validates requests
-// (ajv), types the handler (FromSchema) and appears in /openapi.json.
-import type { FromSchema } from 'json-schema-to-ts';
+// JSON Schemas of the public API's requests (docs/decisions.md#d10-unknown-fields-are-dropped). Each one validates requests
+// (ajv), types the handler (Validated: FromSchema, ./from-schema.ts, where exact) and appears in /openapi.json.
+import { MAX_AMOUNT } from '../domain/ledger.js';
+import type { Validated } from './from-schema.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-export const MAX_AMOUNT = 1_000_000_000;
+export { MAX_AMOUNT };
 
 /** A pattern matching any of the words in any letter case (JSON Schema patterns have no flags). */
 function caseInsensitive(words: string[]): string {
@@ -32,7 +33,7 @@ const phoneDigits = {
 
 const email = { type: 'string', format: 'email', maxLength: 254, 'x-message': 'must be a valid e-mail address' } as const;
 
-/** A PIX key kind, in any letter case, with the aliases E-MAIL and EVP (CONTRACT §4). */
+/** A PIX key kind, in any letter case, with the aliases E-MAIL and EVP (docs/decisions.md#d24-pix-key-kinds). */
 export const pixKeyTypeSchema = {
   type: 'string',
   pattern: caseInsensitive(['CPF', 'CNPJ', 'EMAIL', 'E-MAIL', 'PHONE', 'RANDOM', 'EVP']),
@@ -62,9 +63,9 @@ export const merchantCreateSchema = {
     phone: phoneDigits,
   },
 } as const;
-export type MerchantCreateBody = FromSchema<typeof merchantCreateSchema>;
+export type MerchantCreateBody = Validated<typeof merchantCreateSchema>;
 
-// Sending an immutable field is an error (CONTRACT §4), not an ignored unknown field.
+// Sending an immutable field is an error (docs/api.md#update-a-merchant), not an ignored unknown field.
 const immutable = (message: string) => ({ not: {}, 'x-immutable': true, 'x-message': message }) as const;
 
 export const merchantPatchSchema = {
@@ -99,7 +100,7 @@ export const merchantListQuerySchema = {
     status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be one of ACTIVE, INACTIVE, SUSPENDED' },
   },
 } as const;
-export type MerchantListQuery = { page: number; limit: number; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+export type MerchantListQuery = Validated<typeof merchantListQuerySchema>;
 
 const splitEntry = {
   type: 'object',

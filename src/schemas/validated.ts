@@ -3,15 +3,16 @@
 // each ahead of time (scripts/precompile-schemas.mjs); one left out still works, compiled on first use.
 import { fixturesSchema } from './fixtures.js';
 import { ruleInputSchema } from './control.js';
-import { OPERATIONS } from './operations.js';
+import type { Operation } from './operation.js';
 import type { SchemaKind } from './validator.js';
 
-export function validatedSchemas(): { kind: SchemaKind; schema: Record<string, unknown> }[] {
+/** `operations`: the table of src/operations.ts. */
+export function validatedSchemas(operations: readonly Operation[]): { kind: SchemaKind; schema: Record<string, unknown> }[] {
   const out: { kind: SchemaKind; schema: Record<string, unknown> }[] = [
     { kind: 'body', schema: fixturesSchema },
     { kind: 'body', schema: ruleInputSchema },
   ];
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     if (op.body) out.push({ kind: 'body', schema: op.body });
     if (op.query) out.push({ kind: 'query', schema: op.query });
   }

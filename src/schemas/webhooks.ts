@@ -1,7 +1,7 @@
-// JSON Schemas of the webhook control API (CONTRACT §8, §12): endpoint registration, the
+// JSON Schemas of the webhook control API (docs/webhooks.md#endpoints): endpoint registration, the
 // delivery log's query, and firing an event.
+import type { Validated } from './from-schema.js';
 import { EVENT_TYPES } from '../domain/events.js';
-import type { EventType } from '../store/model.js';
 import { cursorParam, pageQuerySchema, type PageQuery } from './paging.js';
 import { UUID_PATTERN } from './public.js';
 
@@ -31,17 +31,13 @@ export const webhookEndpointInputSchema = {
   },
 } as const;
 
-export interface WebhookEndpointInput {
-  url: string;
-  events?: EventType[];
-  accountId?: string;
-  secret?: string;
-}
+export type WebhookEndpointInput = Validated<typeof webhookEndpointInputSchema>;
 
 export const webhookEndpointsQuerySchema = {
   type: 'object',
   properties: { accountId: uuid },
 } as const;
+export type WebhookEndpointsQuery = Validated<typeof webhookEndpointsQuerySchema>;
 
 /** The endpoint list pages like every list that can grow (docs/store.md). */
 export const webhookEndpointListQuerySchema = {
@@ -64,16 +60,7 @@ export const deliveriesQuerySchema = {
   },
 } as const;
 
-export interface DeliveriesQuery {
-  transactionId?: string;
-  endpointId?: string;
-  eventId?: string;
-  accountId?: string;
-  status?: 'PENDING' | 'DELIVERED' | 'DEAD';
-  eventType?: EventType;
-  limit: number;
-  after?: number;
-}
+export type DeliveriesQuery = Validated<typeof deliveriesQuerySchema>;
 
 export const fireInputSchema = {
   type: 'object',
@@ -81,7 +68,4 @@ export const fireInputSchema = {
   properties: { transactionId: uuid, type: eventType },
 } as const;
 
-export interface FireInput {
-  transactionId: string;
-  type?: EventType;
-}
+export type FireInput = Validated<typeof fireInputSchema>;

@@ -1,4 +1,4 @@
-// Tenants (CONTRACT §1, §12): accounts with their own credentials and settings. Secrets are
+// Tenants (docs/decisions.md#d1-accounts-are-tenants, docs/control-api.md#accounts): accounts with their own credentials and settings. Secrets are
 // hashed before the commit (scrypt is asynchronous); the commit itself stays synchronous.
 import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
@@ -23,7 +23,7 @@ export interface AccountFields {
   settleAfterSeconds?: number | undefined;
 }
 
-/** An account record with the defaults of CONTRACT §1/§7 (the control API and fixtures share it). */
+/** An account record with the defaults of docs/control-api.md#accounts (the control API and fixtures share it). */
 export function accountRecord(f: AccountFields, now: string): New<Account> {
   return {
     id: f.id,

@@ -1,4 +1,4 @@
-// Control-API adjustments (CONTRACT §12): money moved into or out of an account's main balance
+// Control-API adjustments (docs/control-api.md#accounts): money moved into or out of an account's main balance
 // or a wallet from the world outside, as one ADJUSTMENT ledger entry. The ledger refuses to
 // take a balance below zero (422 INSUFFICIENT_FUNDS), so a refused debit changes nothing.
 import type { AppContext } from '../context.js';

@@ -38,7 +38,7 @@ export function fundsRef(tx: Reads, accountId: string, merchantId: string | null
   return walletRef(merchant.walletId);
 }
 
-/** Split shares (CONTRACT §4): feature, arithmetic, then every wallet of this account and ACTIVE. */
+/** Split shares (docs/decisions.md#d16-splits): feature, arithmetic, then every wallet of this account and ACTIVE. */
 function resolveSplits(tx: Reads, account: Readonly<Account>, amount: number, split: CashInBody['split']): SplitShare[] {
   if (split === undefined) return [];
   if (!account.splitEnabled)

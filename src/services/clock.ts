@@ -1,4 +1,4 @@
-// The sandbox clock (CONTRACT §9): real time plus an offset kept in the store. Advancing commits
+// The sandbox clock (docs/decisions.md#d38-the-sandbox-clock): real time plus an offset kept in the store. Advancing commits
 // the new offset, then runs every worker's due work (expiries, settlements, auto-payments,
 // rule outcomes, webhook retries) before the caller answers, so that what became due is done.
 import type { AppContext } from '../context.js';

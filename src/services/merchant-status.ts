@@ -1,4 +1,4 @@
-// Merchant status changes (CONTRACT §1, §12). Only the status moves; its effects follow from it
+// Merchant status changes (docs/decisions.md#d3-merchant-status-is-the-operators). Only the status moves; its effects follow from it
 // wherever they apply: the token endpoint refuses an inactive merchant, authentication refuses
 // its live tokens, and a split to its wallet is refused when a charge is created.
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// Merchants (spec "Merchant", CONTRACT §1 and §4): sub-accounts of an account, each with one
+// Merchants (spec "Merchant", docs/decisions.md#d31-merchants): sub-accounts of an account, each with one
 // main wallet and its own credentials. Secrets are hashed before the commit (scrypt is
 // asynchronous and a commit must not await); everything else happens inside it.
 import type { AppContext } from '../context.js';
@@ -98,7 +98,7 @@ export function createMerchant(
   return { merchant: tx.put('merchants', merchant), wallet: tx.put('wallets', wallet) };
 }
 
-/** A merchant of the account; another account's merchant is 404, never 403 (CONTRACT §1). */
+/** A merchant of the account; another account's merchant is 404, never 403 (docs/decisions.md#d2-merchants-are-principals). */
 export function merchantOfAccount(data: Reads, accountId: string, merchantId: string): Readonly<Merchant> {
   const m = data.merchants.get(merchantId);
   if (!m || m.accountId !== accountId) throw new SandboxError('NOT_FOUND', `merchant ${merchantId} was not found`);
@@ -131,7 +131,7 @@ const byCreation = (a: Readonly<Merchant>, b: Readonly<Merchant>): number =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
- * CONTRACT §4: createdAt ascending, then id; a page past the end is empty with correct totals.
+ * docs/api.md#list-merchants: createdAt ascending, then id; a page past the end is empty with correct totals.
  * The spec's answer carries the total, so this reads all of the account's merchants (never another's).
  */
 export function listMerchants(data: Reads, accountId: string, q: MerchantListQuery): { items: Readonly<Merchant>[]; total: number } {

@@ -1,4 +1,4 @@
-// The PIX key directory (DICT, CONTRACT §7): keys with their owners, loaded from fixtures and
+// The PIX key directory (DICT, docs/decisions.md#d25-the-key-directory): keys with their owners, loaded from fixtures and
 // edited through the control API. Settlement reads it; a key marked `unknown` fails transfers
 // with KEY_NOT_FOUND.
 import type { AppContext } from '../context.js';

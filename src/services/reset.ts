@@ -1,4 +1,4 @@
-// Reset (CONTRACT §10, §12): back to a fixture set. The data file is moved aside first (never
+// Reset (docs/decisions.md#d46-reset): back to a fixture set. The data file is moved aside first (never
 // overwritten), every record and the clock offset go, the fixtures are loaded again. The token
 // signing secret stays, so tokens of principals that still exist stay valid. The fixture set is
 // read, validated and its secrets hashed before anything is touched: a bad set changes nothing.
@@ -11,7 +11,7 @@ import type { Fixtures } from '../schemas/fixtures.js';
 import { checkFixtures, hashFixtureSecrets, readFixtures, seed } from './seed.js';
 import { emptyData } from '../store/model.js';
 import { moveAside } from '../store/wal-adapter.js';
-import { ensureConfigEndpoint } from '../webhooks/endpoints.js';
+import { ensureConfigEndpoint } from './webhook-endpoints.js';
 
 /** The fixture sets shipped in the package's fixtures/ folder, by name. */
 export async function shippedFixtureSets(): Promise<string[]> {

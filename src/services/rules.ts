@@ -10,7 +10,7 @@ export function buildRule(input: RuleInput, fallbackId: string, now: string): Ne
   return rule;
 }
 
-// ---- the control API's edits of the rule list (CONTRACT §7b, §12) ----
+// ---- the control API's edits of the rule list (docs/control-api.md#outcome-rules) ----
 // A new rule goes last (first match wins); a rule posted with the id of an existing one
 // replaces it in place, keeping its position: rules are evaluated in creation order (their seq).
 

@@ -91,7 +91,7 @@ export interface TransactionError {
   message: string;
 }
 
-/** A fate decided at creation by an outcome rule (CONTRACT §7b), carried out by the due-work runner. */
+/** A fate decided at creation by an outcome rule (docs/decisions.md#d29-outcome-rules), carried out by the due-work runner. */
 export interface ScheduledOutcome {
   ruleId: string;
   action: 'pay' | 'expire' | 'cancel' | 'wait' | 'complete' | 'fail';

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { realClock } from '../clock/clock.js';
 import type { AppContext, Worker } from '../context.js';
 import type { Delivery } from '../store/model.js';
-import { ensureConfigEndpoint } from './endpoints.js';
+import { ensureConfigEndpoint } from '../services/webhook-endpoints.js';
 import { afterAttempt, dueHeads, eventBody } from './policy.js';
 import { prune } from './prune.js';
 import { send } from './send.js';

@@ -2,7 +2,7 @@
 // and the dispatcher registered as a worker, which sends what an earlier run left pending.
 import type { AppContext } from '../context.js';
 import { Dispatcher } from './dispatcher.js';
-import { ensureConfigEndpoint } from './endpoints.js';
+import { ensureConfigEndpoint } from '../services/webhook-endpoints.js';
 
 /** Returns lines for the start-up banner. */
 export async function startWebhooks(ctx: AppContext): Promise<string[]> {

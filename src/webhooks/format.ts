@@ -1,4 +1,4 @@
-// Wire shapes of the webhook control API (CONTRACT §12).
+// Wire shapes of the webhook control API (docs/webhooks.md#endpoints).
 import type { Delivery, WebhookEndpoint, WebhookEvent } from '../store/model.js';
 import { eventBody } from './policy.js';
 

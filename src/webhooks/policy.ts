@@ -1,5 +1,5 @@
 // The delivery rules, as plain functions over records: which deliveries may go now, and what
-// an attempt's outcome does to a delivery (CONTRACT §8: 2xx is success; anything else is
+// an attempt's outcome does to a delivery (docs/decisions.md#d36-webhook-delivery: 2xx is success; anything else is
 // retried on the schedule, then dead).
 import type { Delivery, DeliveryAttempt, WebhookEvent } from '../store/model.js';
 

@@ -4,7 +4,7 @@
 // dispatcher can abort everything in flight when the sandbox stops.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { httpsModule } from '../http/lazy-builtins.js';
+import { httpsModule } from '../lazy-builtins.js';
 
 export const ATTEMPT_TIMEOUT_MS = 5000;
 

@@ -1,4 +1,4 @@
-// The signature of CONTRACT §8: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`
+// The signature (docs/webhooks.md#body-and-headers): `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`
 // with the endpoint's secret. Pure; shared by the dispatcher and verifySignature().
 import { createHmac } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// The strict check of CONTRACT §6 on a dynamic charge's BR Code, with its own TLV walk written
+// The strict check of docs/decisions.md#d17-the-br-code on a dynamic charge's BR Code, with its own TLV walk written
 // apart from src/domain/brcode.ts so that the check does not share the builder's bugs. Used by
 // the unit tests of the builder and by the cash-in tests on every code the API answers.
 import { expect } from 'vitest';
@@ -15,7 +15,7 @@ export function walk(s: string): [string, string][] {
   return out;
 }
 
-/** Every rule of CONTRACT §6 for the BR Code of a dynamic charge. */
+/** Every rule of docs/decisions.md#d17-the-br-code for the BR Code of a dynamic charge. */
 export function expectContractShape(code: string, location: string, amount: string): void {
   const items = walk(code);
   expect(items.map(([id]) => id)).toEqual(['00', '01', '26', '52', '53', '54', '58', '59', '60', '62', '63']);

@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { buildOpenApi } from '../../src/schemas/openapi.js';
+import { OPERATIONS } from '../../src/operations.js';
 import { errorSchema } from '../../src/schemas/responses.js';
 import { packagePath } from '../../src/paths.js';
 
@@ -32,7 +33,7 @@ const validators = new Map<string, ValidateFunction>();
 
 function init() {
   if (state) return state;
-  const doc = buildOpenApi({ version: 'test' }) as unknown as Doc;
+  const doc = buildOpenApi({ version: 'test', operations: OPERATIONS }) as unknown as Doc;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormatsModule as unknown as { default: (a: Ajv2020) => void }).default(ajv);
   ajv.addSchema(doc, 'openapi.json');

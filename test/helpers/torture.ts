@@ -1,6 +1,6 @@
 // Shared pieces of the torture tests (test/torture): a seeded PRNG, valid Brazilian documents,
 // a sandbox child process that can be SIGKILLed, an offline read of a data folder, and the
-// ledger invariant of CONTRACT §5 computed from the records alone.
+// ledger invariant of docs/decisions.md#d30-a-double-entry-ledger computed from the records alone.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -125,7 +125,7 @@ export interface LedgerCheck {
 }
 
 /**
- * CONTRACT §5's invariant from the records alone: the sum of every balance equals the opening
+ * The invariant of docs/decisions.md#d30-a-double-entry-ledger from the records alone: the sum of every balance equals the opening
  * balances plus paid cash-ins, minus cash-outs that have not failed, plus control adjustments;
  * no balance is below zero; and each transaction's postings agree with its state.
  */

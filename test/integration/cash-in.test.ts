@@ -1,4 +1,4 @@
-// POST /v1/banking/cash-in/pix through real HTTP: the spec's fields, the BR Code of CONTRACT §6
+// POST /v1/banking/cash-in/pix through real HTTP: the spec's fields, the BR Code of docs/decisions.md#d17-the-br-code
 // read by an independent parser, the QR image read back by a decoder, the charge's location,
 // expiry by the sandbox clock, payment with splits, and every validation rule.
 import { parsePix } from 'pix-utils';
@@ -59,7 +59,7 @@ describe('creating a charge', () => {
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
   });
 
-  it('pixCode is a dynamic BR Code of CONTRACT §6 that pix-utils parses, whose location the sandbox serves', async () => {
+  it('pixCode is a dynamic BR Code (D17) that pix-utils parses, whose location the sandbox serves', async () => {
     for (const amount of [1, 99, 1_050, 123_456, 1_000_000_000]) {
       const r = await cashIn(cashInBody({ amount }));
       expect(r.status).toBe(201);

@@ -1,5 +1,5 @@
 // POST /v1/banking/cash-out/pix through real HTTP: the spec's fields, the string amount, key
-// kinds, idempotency (CONTRACT §7) under concurrency, funds, and settlement by the key directory.
+// kinds, idempotency (docs/decisions.md#d27-idempotency-of-cash-out) under concurrency, funds, and settlement by the key directory.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -326,7 +326,7 @@ describe('concurrency (real lowdb file)', () => {
   });
 });
 
-describe('settlement by the key directory (CONTRACT §7)', () => {
+describe('settlement by the key directory (D26)', () => {
   it('stays PROCESSING until settleAfterSeconds have passed', async () => {
     const r = await cashOut(sb, token, cashOutBody({ amount: '10' }));
     await advance(sb, 1);

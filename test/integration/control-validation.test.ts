@@ -1,4 +1,4 @@
-// Every control body is validated by its JSON Schema and refused in the error shape of CONTRACT §3,
+// Every control body is validated by its JSON Schema and refused in the error shape of docs/decisions.md#d8-one-error-shape,
 // listing every violated rule with a JSON Pointer; nothing changes when a body is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

@@ -1,4 +1,4 @@
-// Durability of the real binary (CONTRACT §10): SIGKILL mid-stream loses no answered change and
+// Durability of the real binary (docs/decisions.md#d39-durability): SIGKILL mid-stream loses no answered change and
 // leaves a parseable file; a corrupt file stops start-up (exit 2) untouched; SIGTERM drains.
 // Uses the compiled CLI: `npm test` builds dist first.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The HTTP envelope of every answer (CONTRACT §3–4): x-request-id, the one error shape, and
+// The HTTP envelope of every answer (docs/decisions.md#d8-one-error-shape): x-request-id, the one error shape, and
 // 400/404/405/413/415 as the contract says. No input may produce a 500.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ const merchant = () => ({
   phone: '11912345678',
 });
 
-/** CONTRACT §3: exactly {statusCode, message, error: {code, details: []}} */
+/** docs/decisions.md#d8-one-error-shape: exactly {statusCode, message, error: {code, details: []}} */
 function expectError(r: HttpResult, status: number, code: string) {
   expect(r.status).toBe(status);
   expect(Object.keys(r.body).sort()).toEqual(['error', 'message', 'statusCode']);

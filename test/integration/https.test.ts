@@ -1,4 +1,4 @@
-// HTTPS (CONTRACT §11): the generated certificate, trusting it, --require-https, a given pair.
+// HTTPS (docs/decisions.md#d41-http-and-https): the generated certificate, trusting it, --require-https, a given pair.
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';

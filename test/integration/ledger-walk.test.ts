@@ -1,6 +1,6 @@
 // A seeded random walk of mixed operations through real HTTP (charges, transfers, replays) and the
 // services the control API calls (payments, expiries, cancellations, forced settlements, clock,
-// adjustments). After every step the invariant of CONTRACT §5 holds, every indexed balance equals
+// adjustments). After every step the invariant of docs/decisions.md#d30-a-double-entry-ledger holds, every indexed balance equals
 // the sum of its ledger entries, and each one equals what the transactions alone say it must be.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ describe('ledger random walk', () => {
         expect(indexed, where).toBeGreaterThanOrEqual(0);
         sum += indexed;
       }
-      // CONTRACT §5: opening + paid cash-ins − cash-outs not failed + adjustments
+      // docs/decisions.md#d30-a-double-entry-ledger: opening + paid cash-ins − cash-outs not failed + adjustments
       const txs = [...store.transactions.scan({ order: 'oldest' })];
       const paidIn = txs.filter((t) => t.type === 'CASH_IN' && t.status === 'PAID').reduce((s, t) => s + t.amount, 0);
       const out = txs.filter((t) => t.type === 'CASH_OUT' && t.status !== 'FAILED').reduce((s, t) => s + t.amount, 0);

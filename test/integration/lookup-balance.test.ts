@@ -1,5 +1,5 @@
 // GET /v1/banking/transactions/{id} and GET /v1/banking/balance through real HTTP: the envelopes,
-// the lookup's mapping of every state, and who may see what (CONTRACT §1).
+// the lookup's mapping of every state, and who may see what (docs/decisions.md#d2-merchants-are-principals).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelCharge, expireCharge, payCharge } from '../../src/services/charges.js';
 import { completeTransfer, failTransfer } from '../../src/services/transfers.js';

@@ -1,4 +1,4 @@
-// POST /v1/oauth/token and the Bearer check (CONTRACT §2) through real HTTP, including a
+// POST /v1/oauth/token and the Bearer check (docs/api.md#tokens) through real HTTP, including a
 // stock OAuth 2.0 client library with its default settings.
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';

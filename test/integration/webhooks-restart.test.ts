@@ -1,4 +1,4 @@
-// The outbox lives in the store (CONTRACT §8, §10): a receiver that is down while the sandbox
+// The outbox lives in the store (docs/architecture.md#the-outbox): a receiver that is down while the sandbox
 // restarts still gets every event afterwards, in order; --webhook-url registers one endpoint,
 // once, whatever the number of restarts.
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Retries on the sandbox clock (CONTRACT §8): a failing receiver gets the event on a later
+// Retries on the sandbox clock (docs/decisions.md#d36-webhook-delivery): a failing receiver gets the event on a later
 // attempt, every attempt is in the log, the schedule ends in DEAD, and the next event of a
 // transaction waits for the one before it.
 import { afterEach, describe, expect, it } from 'vitest';

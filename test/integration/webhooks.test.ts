@@ -1,4 +1,4 @@
-// Webhooks end to end (CONTRACT §8): a real receiver on 127.0.0.1 gets every event type, in
+// Webhooks end to end (docs/webhooks.md): a real receiver on 127.0.0.1 gets every event type, in
 // order per transaction, signed with the endpoint's secret, with exactly the documented body.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox, DEFAULT_ACCOUNT_ID } from '../helpers/sandbox.js';

@@ -3,7 +3,7 @@
 // merchant creations from several concurrent writers, and is killed with SIGKILL at a random
 // instant, again and again on the same folder. After every kill: db.json parses, every change
 // whose answer arrived is in the store a restart reads (at least in the state answered), the
-// ledger invariant of CONTRACT §5 holds, every index agrees with a full scan of the records, and
+// ledger invariant of docs/decisions.md#d30-a-double-entry-ledger holds, every index agrees with a full scan of the records, and
 // the restarted sandbox serves those records, its lists paged through those indexes.
 // Size knobs: TORTURE_TRIALS (default 20), TORTURE_WRITERS (8), TORTURE_SEED.
 import { randomUUID } from 'node:crypto';

@@ -140,7 +140,7 @@ describe('buildDynamicBrCode', () => {
     [1050, '10.50'],
     [123456, '1234.56'],
     [1_000_000_000, '10000000.00'],
-  ])('formats %i cents as %s and satisfies CONTRACT §6 and pix-utils', (cents, amount) => {
+  ])('formats %i cents as %s and satisfies D17 and pix-utils', (cents, amount) => {
     const code = build(cents);
     expectContractShape(code, LOCATION, amount);
     expectIndependentParserAccepts(code, LOCATION, amount);

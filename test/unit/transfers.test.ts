@@ -108,7 +108,7 @@ describe('transferDetailsOf', () => {
   });
 });
 
-describe('keyOwner (CONTRACT §7)', () => {
+describe('keyOwner (D26)', () => {
   it('is the directory entry when there is one', () => {
     const r = keyOwner({ name: 'Typed', key: 'a@b.com', keyType: 'EMAIL' }, entry('a@b.com', 'EMAIL', OTHER_CPF));
     expect(r).toEqual({

@@ -1,4 +1,4 @@
-// verifySignature: what a receiver calls on each webhook (CONTRACT §8's signature scheme).
+// verifySignature: what a receiver calls on each webhook (docs/webhooks.md#verifying-the-signature).
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhooks/verify.js';

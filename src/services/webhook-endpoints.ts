@@ -1,11 +1,11 @@
-// Webhook endpoints, redelivery and firing (CONTRACT §8, §12): services applied inside one
+// Webhook endpoints, redelivery and firing (docs/webhooks.md#the-delivery-log-redelivery-and-firing): services applied inside one
 // commit, called by the control API and at start-up (--webhook-url).
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { EVENT_TYPES, eventTypeFor } from '../domain/events.js';
 import { notFound, SandboxError } from '../domain/errors.js';
-import { emitEvent, queueDelivery } from '../services/events.js';
-import { defaultAccount } from '../services/accounts.js';
+import { emitEvent, queueDelivery } from './events.js';
+import { defaultAccount } from './accounts.js';
 import type { Tx } from '../store/store.js';
 import type { Delivery, EventType, New, WebhookEndpoint, WebhookEvent } from '../store/model.js';
 

@@ -1,0 +1,95 @@
+// The operation table at work: each entry (src/api/*.ts, src/control/*.ts) says method, path,
+// request schemas, answers and its handler; mountOperations registers every entry on the router in
+// one fixed order — auth, guards, body parsing, query validation, handler — and the 405s come from
+// the same table (./routes.ts). /openapi.json (src/schemas/openapi.ts) and the precompiled validators
+// (src/schemas/validated.ts) read the same entries, so the route, its validation and its description
+// cannot drift apart (docs/contributing.md#add-an-endpoint).
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppContext } from '../context.js';
+import type { Operation } from '../schemas/operation.js';
+import { validateQuery } from '../schemas/validator.js';
+import { authenticate } from './auth.js';
+import { BODY_LIMIT, parseBody, readBody } from './body.js';
+import type { Routes } from './routes.js';
+
+/** What a handler is given. */
+export interface Call<B, Q> {
+  ctx: AppContext;
+  req: Request;
+  res: Response;
+  next: NextFunction;
+  /** the query string, validated (and coerced) by the entry's `query` schema before the handler runs */
+  query: Q;
+  /**
+   * The body, validated by the entry's `body` schema and `check` (unknown fields named in
+   * x-sandbox-warnings and dropped). Asked for by the handler, so that its path-parameter, header
+   * and 404 checks come first and a request wrong in both ways is answered as it always was.
+   */
+  readBody: () => B;
+  /** every operation of the table (/openapi.json is built from it) */
+  operations: readonly Operation[];
+}
+
+export interface RouteOperation<B = unknown, Q = unknown> extends Operation {
+  /** middleware run after authentication and before the body is read (accountOnly, merchantOnly) */
+  guards?: RequestHandler[];
+  /** replaces the JSON body parser (the token endpoint also reads forms, and answers RFC 6749 errors) */
+  parser?: RequestHandler;
+  handle(c: Call<B, Q>): unknown;
+}
+
+/** An entry with its handler's body and query types (`Validated<typeof schema>` where exact: src/schemas/from-schema.ts). */
+export const route = <B = never, Q = never>(op: RouteOperation<B, Q>): RouteOperation => op;
+/** A control entry: every /_sandbox operation but health, the dashboard and the document needs the admin token. */
+export const adminRoute = <B = never, Q = never>(op: Omit<RouteOperation<B, Q>, 'auth'>): RouteOperation => ({ ...op, auth: 'admin' });
+
+/** /v1/merchants/{merchantId} → /v1/merchants/:merchantId */
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The literal segments of other paths of the table where `path` has a parameter: /v1/merchants/balance
+ * for /v1/merchants/{merchantId}. A request naming one of them is never taken for a parameter: it falls
+ * through to its own path's answer (its 405 when the method is not its own).
+ */
+function literalSiblings(path: string, ops: readonly Operation[]): Map<string, Set<string>> {
+  const segs = path.split('/');
+  const out = new Map<string, Set<string>>();
+  segs.forEach((seg, i) => {
+    const param = /^\{(\w+)\}$/.exec(seg)?.[1];
+    if (!param) return;
+    const prefix = segs.slice(0, i).join('/');
+    for (const other of ops) {
+      const o = other.path.split('/');
+      const lit = o[i];
+      if (o.slice(0, i).join('/') === prefix && lit !== undefined && !lit.startsWith('{'))
+        out.set(param, (out.get(param) ?? new Set()).add(lit));
+    }
+  });
+  return out;
+}
+
+/** Registers every entry of `ops`, in order, on `routes` (call routes.finish() after). */
+export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly RouteOperation[]): void {
+  const auth = authenticate(ctx);
+  for (const op of ops) {
+    const chain: RequestHandler[] = [];
+    const siblings = literalSiblings(op.path, ops);
+    if (siblings.size > 0)
+      chain.push((req, _res, next) => {
+        for (const [param, lits] of siblings) if (lits.has(String(req.params[param]))) return next('route');
+        next();
+      });
+    if (op.auth === 'bearer') chain.push(auth);
+    chain.push(...(op.guards ?? []));
+    if (op.parser) chain.push(op.parser);
+    else if (op.body) chain.push(parseBody(false, op.bodyLimitBytes ?? BODY_LIMIT));
+    const { body: bodySchema, check, query: querySchema } = op;
+    chain.push((req, res, next) => {
+      const query = querySchema ? validateQuery<unknown>(querySchema, req.query) : undefined;
+      let body: { value: unknown } | undefined;
+      const readOnce = () => (body ??= { value: bodySchema ? readBody<unknown>(req, res, bodySchema, check) : undefined }).value;
+      return op.handle({ ctx, req, res, next, query, readBody: readOnce, operations: ops });
+    });
+    routes[op.method](expressPath(op.path), ...chain);
+  }
+}
