@@ -64,7 +64,7 @@ export interface AppContext {
   /** the request journal (GET /_sandbox/requests); memory only */
   journal: Journal;
   /** the webhook dispatcher, once started: a redelivery of an existing delivery wakes it */
-  dispatcher: { wake(): void; runFor(accountIds: readonly string[]): Promise<void> } | null;
+  dispatcher: { wake(): void; runFor(accountIds: readonly string[], durable?: boolean): Promise<void> } | null;
   /** the reset in progress: the next one waits for it (one at a time) */
   resetting: Promise<unknown>;
   /** the token-signing key and the tokens verified with it (http/token-keys.ts) */

@@ -8,6 +8,7 @@
 // (ctx.walking), and one walk runs at a time (ctx.advancing). Finding the next step costs a
 // search per moving tenant in its own ordered indexes: O(tenants · log N), never a scan.
 import type { AppContext } from '../context.js';
+import { realClock } from './clock.js';
 import { SandboxError } from '../domain/errors.js';
 import { MAX_ADVANCE_SECONDS, type ClockAdvanceBody } from '../schemas/control.js';
 import { clockTargets, clockView, movedClock, type ClockView } from '../services/clock.js';
@@ -15,6 +16,8 @@ import { applyDueNow, pruneIdempotency } from '../services/due-work.js';
 
 /** due actions applied before the walk yields, when many fall due at one instant */
 const ACTIONS_PER_TURN = 250;
+/** steps without webhook attempts run back to back for at most this long before the walk yields */
+const YIELD_EVERY_MS = 4;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -46,29 +49,42 @@ async function walk(ctx: AppContext, body: ClockAdvanceBody): Promise<ClockView>
   const movers = clockTargets(ctx.store, accountId);
   const spanMs = spanOf(body, accountId === undefined ? ctx.clock.nowMs() : ctx.clockOf(accountId).nowMs());
   const start = new Map(movers.map((id) => [id, ctx.clockOf(id).nowMs()]));
+  const generation = ctx.store.generation; // a reset meanwhile ends the walk: its tenants are gone
   const hold = (offset: number) => {
     for (const [id, ms] of start) ctx.walking.set(id, ms + offset);
   };
   hold(0);
   try {
+    await dispatch(ctx, movers, ACTIONS_PER_TURN); // what was already due when the walk began
     let offset = 0;
-    await runStep(ctx, movers); // what was already due when the walk began
+    let yielded = realClock.nowMs();
+    let emitted = false; // due actions applied since the last step that announced (their events must be durable first)
     for (;;) {
-      let next = Infinity;
-      for (const [id, from] of start) {
-        const held = from + offset;
-        const t = ctx.store.transactions.firstAfter('due', id, held);
-        const d = ctx.store.deliveries.firstAfter('byNextAttempt', id, held);
-        if (t !== null) next = Math.min(next, t - from);
-        if (d !== null) next = Math.min(next, d - from);
-      }
-      if (next > spanMs) break;
+      const next = nextStep(ctx, start, offset);
+      if (next > spanMs || ctx.store.generation !== generation) break;
+      const before = offset;
       offset = next;
       hold(offset);
-      await nextTurn();
-      await runStep(ctx, movers);
+      let applied: number;
+      do {
+        applied = applyDueNow(ctx, movers, ACTIONS_PER_TURN);
+        if (applied > 0) emitted = true;
+        if (applied >= ACTIONS_PER_TURN) await nextTurn();
+      } while (applied >= ACTIONS_PER_TURN);
+      // webhook attempts only when one fell due in this step (a retry, or an event just emitted)
+      if (deliveryDue(ctx, start, before, offset)) {
+        if (ctx.dispatcher) await ctx.dispatcher.runFor(movers, emitted);
+        emitted = false;
+        yielded = realClock.nowMs();
+      } else if (realClock.nowMs() - yielded >= YIELD_EVERY_MS) {
+        await nextTurn();
+        yielded = realClock.nowMs();
+      }
     }
+    hold(spanMs);
+    pruneIdempotency(ctx, movers);
     await ctx.store.commit((tx) => {
+      if (ctx.store.generation !== generation) return;
       if (accountId === undefined) tx.setMeta('clockOffsetMs', tx.meta.clockOffsetMs + spanMs);
       for (const id of movers) {
         const a = tx.accounts.get(id);
@@ -84,10 +100,31 @@ async function walk(ctx: AppContext, body: ClockAdvanceBody): Promise<ClockView>
   return clockView(ctx, accountId);
 }
 
-/** What is due at the held instant: transactions' actions (a turn at a time), idempotency pruning, then the webhook attempts. */
-async function runStep(ctx: AppContext, movers: readonly string[]): Promise<void> {
-  while (applyDueNow(ctx, movers, ACTIONS_PER_TURN) >= ACTIONS_PER_TURN) await nextTurn();
-  pruneIdempotency(ctx, movers);
-  await ctx.store.sync();
+/** The offset (ms since the walk began) of the earliest thing due after `offset` among the moving tenants. */
+function nextStep(ctx: AppContext, start: ReadonlyMap<string, number>, offset: number): number {
+  let next = Infinity;
+  for (const [id, from] of start) {
+    const held = from + offset;
+    const t = ctx.store.transactions.firstAfter('due', id, held);
+    const d = ctx.store.deliveries.firstAfter('byNextAttempt', id, held);
+    if (t !== null) next = Math.min(next, t - from);
+    if (d !== null) next = Math.min(next, d - from);
+  }
+  return next;
+}
+
+/** Whether a moving tenant has a delivery whose attempt falls due in (from, to] (offsets). */
+function deliveryDue(ctx: AppContext, start: ReadonlyMap<string, number>, from: number, to: number): boolean {
+  for (const [id, base] of start) {
+    const d = ctx.store.deliveries.firstAfter('byNextAttempt', id, base + from);
+    if (d !== null && d <= base + to) return true;
+  }
+  return false;
+}
+
+/** The due actions (a turn at a time when `limit`), then the webhook attempts due at the held instant, awaited. */
+async function dispatch(ctx: AppContext, movers: readonly string[], limit: number): Promise<void> {
+  if (limit > 0) while (applyDueNow(ctx, movers, limit) >= limit) await nextTurn();
   if (ctx.dispatcher) await ctx.dispatcher.runFor(movers);
+  else await ctx.store.sync();
 }

@@ -102,7 +102,7 @@ export interface FixtureAccount {
   balance?: number;
   settleAfterSeconds?: number;
   autoPayAfterSeconds?: number | null;
-  /** the account's own clock (docs/fixtures.md): where it starts, frozen or flowing */
+  /** the account's own clock (docs/control-api.md#clock): where it starts, frozen or flowing */
   clock?: AccountClockBody;
   merchants?: FixtureMerchant[];
 }

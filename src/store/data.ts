@@ -77,7 +77,7 @@ export class StoreData {
         : accounts.has(String(r.principalId))
           ? String(r.principalId)
           : merchants.get(String(r.principalId))?.accountId;
-    return accountId === undefined ? record : ({ ...record, accountId });
+    return accountId === undefined ? record : { ...record, accountId };
   }
 
   /** The whole store as its file holds it: a full scan of everything (tests and tools). */

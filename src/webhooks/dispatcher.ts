@@ -9,6 +9,7 @@ import { realClock } from '../clock/clock.js';
 import type { AppContext, Worker } from '../context.js';
 import { tickedAccounts } from '../services/due-work.js';
 import type { Delivery } from '../store/model.js';
+import type { Tx } from '../store/store.js';
 import { ensureConfigEndpoint } from './endpoints.js';
 import { afterAttempt, dueHeads, eventBody } from './policy.js';
 import { prune } from './prune.js';
@@ -67,10 +68,12 @@ export class Dispatcher implements Worker {
   /**
    * Delivers everything due now for these accounts (an advance's step, its tenants held at the
    * step's instant) and resolves when every attempt it led to is recorded, however many rounds.
+   * `durable: false` skips waiting for the store's pending writes (the step emitted no new event).
    */
-  async runFor(accountIds: readonly string[]): Promise<void> {
+  async runFor(accountIds: readonly string[], durable = true): Promise<void> {
     if (this.#stopped) return;
-    await this.#ctx.store.sync();
+    // announce only changes that are on disk; a walk's step that only retries has nothing new to announce
+    if (durable) await this.#ctx.store.sync();
     await this.#afterReset();
     for (let round = 0; round < MAX_WALK_ROUNDS && !this.#stopped; round++) {
       const waits = this.#pump(accountIds);
@@ -151,7 +154,8 @@ export class Dispatcher implements Worker {
       .catch((e: unknown) => console.error(`[pix-sandbox] webhook delivery ${d.id} could not be recorded:`, e))
       .finally(() => {
         this.#inFlight.delete(d.id);
-        this.#schedulePump(); // its successor of the same transaction, or what waited for a free slot
+        // its successor of the same transaction, or what waited for a free slot (a walk pumps its own tenants)
+        if (!this.#ctx.walking.has(d.accountId)) this.#schedulePump();
       });
     this.#inFlight.set(d.id, p);
     return p;
@@ -181,7 +185,7 @@ export class Dispatcher implements Worker {
       result = r;
     }
     const schedule = this.#ctx.config.webhookRetrySchedule;
-    await store.commit((tx) => {
+    const record = (tx: Tx): void => {
       const cur = tx.deliveries.get(d.id);
       if (!cur || cur.status !== 'PENDING') return; // reset or cleared meanwhile
       const attempt = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
@@ -190,6 +194,10 @@ export class Dispatcher implements Worker {
           ? afterAttempt(cur, attempt, schedule, clock.now().getTime())
           : { ...cur, attempts: [...cur.attempts, attempt], status: 'DEAD' as const, nextAttemptAt: null };
       tx.put('deliveries', next);
-    });
+    };
+    // within an advance's walk the attempt joins the next group commit (the walk's next step, or
+    // its final commit, waits for it): one durable write per step, not one per attempt
+    if (this.#ctx.walking.has(d.accountId)) store.apply(record);
+    else await store.commit(record);
   }
 }
