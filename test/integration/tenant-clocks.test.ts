@@ -1,6 +1,7 @@
 // A clock per tenant (docs/control-api.md#clock): an advance of one tenant moves only its tokens,
 // charges and webhook retries; a frozen tenant's timestamps are exact; an advance walks through
 // time, each due thing at its own instant; bad input changes nothing.
+import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -165,6 +166,16 @@ describe('a clock per tenant', () => {
     expect((await clock()).offsetSeconds).toBe(600);
     expect((await sb.request('POST', '/_sandbox/reset')).status).toBe(200);
     expect(await clock()).toMatchObject({ offsetSeconds: 0, frozen: false });
+  });
+
+  it('a fixture account can have its own clock: reset brings it back there', async () => {
+    const fixtures = JSON.parse(await readFile('fixtures/default.json', 'utf8'));
+    fixtures.accounts[0].clock = { at: FROZEN_AT, frozen: true };
+    expect((await sb.request('POST', '/_sandbox/reset', { body: { fixtures } })).status).toBe(200);
+    const id = fixtures.accounts[0].id as string;
+    expect(await clock(id)).toMatchObject({ accountId: id, now: FROZEN_AT, frozen: true });
+    expect((await sb.request('GET', `/_sandbox/accounts/${id}`)).body.createdAt).toBe(FROZEN_AT);
+    expect(iatOf(await sb.token())).toBe(Date.parse(FROZEN_AT) / 1000);
   });
 
   it('bad input changes nothing: unknown account 404, seconds out of range or to not after now 400 naming the field', async () => {
