@@ -9,10 +9,8 @@ import type { Routes } from '../http/routes.js';
 import {
   clockAdvanceCheck,
   clockAdvanceSchema,
-  clockQuerySchema,
   clockTargetSchema,
   type ClockAdvanceBody,
-  type ClockQuery,
   type ClockTargetBody,
 } from '../schemas/control.js';
 import { validateQuery } from '../schemas/validator.js';
@@ -20,7 +18,7 @@ import { clockView, setFrozen } from '../services/clock.js';
 
 export function clockRoutes(routes: Routes, ctx: AppContext): void {
   routes.get('/_sandbox/clock', (req, res) => {
-    const q = validateQuery<ClockQuery>(clockQuerySchema, req.query);
+    const q = validateQuery<ClockTargetBody>(clockTargetSchema, req.query);
     res.json(clockView(ctx, q.accountId));
   });
 

@@ -327,13 +327,9 @@ export const clockAdvanceCheck = (b: Record<string, unknown>): { path: string; m
   return [];
 };
 
-/** freeze / unfreeze: one tenant, or every tenant */
+/** freeze / unfreeze bodies and GET /_sandbox/clock's query: one tenant, or (absent) every tenant */
 export const clockTargetSchema = { type: 'object', properties: { accountId: clockAccountId } } as const;
 export type ClockTargetBody = { accountId?: string };
-
-/** GET /_sandbox/clock?accountId= */
-export const clockQuerySchema = { type: 'object', properties: { accountId: clockAccountId } } as const;
-export type ClockQuery = { accountId?: string };
 
 export const FIXTURE_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
 

@@ -7,7 +7,6 @@ import {
   accountPatchSchema,
   chargePaySchema,
   clockAdvanceSchema,
-  clockQuerySchema,
   clockTargetSchema,
   creditSchema,
   faultSchema,
@@ -280,7 +279,7 @@ export const CONTROL_OPERATIONS: Operation[] = [
     path: '/_sandbox/clock',
     tag: C('clock'),
     summary: "A tenant's clock (accountId), or the sandbox-wide one",
-    query: clockQuerySchema,
+    query: clockTargetSchema,
     responses: { 200: ok(R.clockSchema), 404: e('NOT_FOUND', 'no such account') },
   }),
   adminOp({
