@@ -67,6 +67,7 @@ async function failingReceiver() {
 
 async function run() {
   const startedAt = new Date();
+  const atStart = machine();
   const { dir, cleanup } = await tempDir('clock');
   const rx = await failingReceiver();
   const sb = await startNode([...shippedNodeFlags(), BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dir]);
@@ -148,7 +149,7 @@ async function run() {
     console.log(
       `  lookups: ${fmt(idle.rps)}/s idle, ${fmt(busy.rps)}/s during the advance (${windows.length} windows of ${WINDOW_SECONDS} s)`,
     );
-    await writeResults(startedAt, rows, { advanceMs, attempts, dead, windows: windows.length });
+    await writeResults(startedAt, atStart, rows, { advanceMs, attempts, dead, windows: windows.length });
   } finally {
     await sb.stop();
     await rx.close();
@@ -156,8 +157,7 @@ async function run() {
   }
 }
 
-async function writeResults(startedAt, rows, extra) {
-  const m = machine();
+async function writeResults(startedAt, m, rows, extra) {
   const head = ['measure', 'figure', 'idle baseline', 'target', 'met'];
   const block = [
     '<!-- clock:start (written by `node bench/run.mjs clock`; edit outside the markers) -->',
