@@ -143,6 +143,31 @@ describe('a clock per tenant', () => {
     expect((await clock(A)).now).toBe(frozenAgain.body.now);
   });
 
+  it("a transaction's next event waits for the one before it through the walk: the expiry goes out when the creation is dead", async () => {
+    const token = await account(A, { clock: { at: FROZEN_AT, frozen: true } });
+    const rx = await startReceiver();
+    receivers.push(rx);
+    rx.behave(() => ({ status: 500 }));
+    await register(sb, { url: rx.url, accountId: A });
+    const c = await charge(token, 1500, 120);
+    await until(
+      () => deliveries(sb, `transactionId=${c.transactionId}`),
+      (ds) => ds.some((d: { attempts: unknown[] }) => d.attempts.length === 1),
+    );
+    expect((await advance({ seconds: 3 * 3600, accountId: A })).status).toBe(200);
+    const ds = await deliveries(sb, `transactionId=${c.transactionId}`);
+    const of = (type: string) => ds.find((d: { eventType: string }) => d.eventType === type);
+    const t0 = Date.parse(FROZEN_AT);
+    const offsets = (d: { attempts: { at: string }[] }) => d.attempts.map((x) => (Date.parse(x.at) - t0) / 1000);
+    // the creation: at 0, then +10, +30, +120, +600, +3600 after each attempt; dead at 4360 s
+    expect(of('cashin.created')).toMatchObject({ status: 'DEAD' });
+    expect(offsets(of('cashin.created'))).toEqual([0, 10, 40, 160, 760, 4360]);
+    // the expiry (at 120 s) waited for it, then went through its own schedule from 4360 s
+    expect(of('cashin.expired')).toMatchObject({ status: 'DEAD' });
+    expect(offsets(of('cashin.expired'))).toEqual([4360, 4370, 4400, 4520, 5120, 8720]);
+    expect(rx.received).toHaveLength(12);
+  });
+
   it('a charge a rule pays at +5 s that would expire at +60 s ends PAID, paid at +5 s, after one advance of 120 s', async () => {
     const rule = await sb.request('POST', '/_sandbox/rules', {
       body: { id: 'pay-at-5', match: { type: 'CASH_IN', amount: 555 }, outcome: { action: 'pay', afterSeconds: 5 } },
