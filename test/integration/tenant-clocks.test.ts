@@ -168,6 +168,28 @@ describe('a clock per tenant', () => {
     expect(rx.received).toHaveLength(12);
   });
 
+  it("another tenant's requests are answered while a long walk is under way", async () => {
+    const tokenA = await account(A);
+    const tokenB = await account(B);
+    const rx = await startReceiver();
+    receivers.push(rx);
+    rx.behave(() => ({ status: 500 }));
+    await register(sb, { url: rx.url, accountId: A });
+    for (let i = 0; i < 30; i++) await charge(tokenA, 1500, 60 + i);
+    let answeredDuring = 0;
+    let walking = true;
+    const walk = advance({ seconds: 3 * 3600, accountId: A }).finally(() => (walking = false));
+    while (walking) {
+      const r = await sb.request('GET', '/v1/banking/balance', { token: tokenB });
+      expect(r.status).toBe(200);
+      if (walking) answeredDuring++;
+    }
+    expect((await walk).status).toBe(200);
+    // 30 charges: 60 events, each through its 6 attempts (the walk makes all but the first ones)
+    expect(rx.received).toHaveLength(360);
+    expect(answeredDuring).toBeGreaterThan(5);
+  });
+
   it('a charge a rule pays at +5 s that would expire at +60 s ends PAID, paid at +5 s, after one advance of 120 s', async () => {
     const rule = await sb.request('POST', '/_sandbox/rules', {
       body: { id: 'pay-at-5', match: { type: 'CASH_IN', amount: 555 }, outcome: { action: 'pay', afterSeconds: 5 } },
