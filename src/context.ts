@@ -2,7 +2,7 @@
 // sandbox's runtime state that is not data (journal, random source, caches, the reset lock), so that
 // two sandboxes in one process share nothing and a stopped one leaves nothing behind in a module.
 import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
-import type { Clock } from './clock/clock.js';
+import { clockFrom, tenantNowMs, type Clock } from './clock/clock.js';
 import { MAX_SEED, type Config } from './config.js';
 import { seededSource, type RandomSource } from './domain/random.js';
 import type { TokenKeys } from './http/token-keys.js';
@@ -34,7 +34,18 @@ export interface Readiness {
 export interface AppContext {
   config: Config;
   store: Store;
+  /** the sandbox-wide clock (real time + the store's offset); tenant time comes from clockOf */
   clock: Clock;
+  /**
+   * The clock of an account and its merchants (docs/architecture.md#the-clock): the sandbox-wide
+   * clock plus the account's own offset, or frozen; held at the step's instant while an advance walks
+   * it. An unknown account reads the sandbox-wide clock.
+   */
+  clockOf: (accountId: string) => Clock;
+  /** the accounts an advance is walking, each held at the instant of its current step */
+  walking: Map<string, number>;
+  /** the advance under way: the next one waits for it (one walk at a time) */
+  advancing: Promise<unknown>;
   /** every id, payer, end-to-end id and fault draw (docs/decisions.md#d49-seeded-randomness) */
   random: RandomSource;
   /** a new record id: random.uuid */
@@ -53,7 +64,7 @@ export interface AppContext {
   /** the request journal (GET /_sandbox/requests); memory only */
   journal: Journal;
   /** the webhook dispatcher, once started: a redelivery of an existing delivery wakes it */
-  dispatcher: { wake(): void } | null;
+  dispatcher: { wake(): void; runFor(accountIds: readonly string[], durable?: boolean): Promise<void> } | null;
   /** the reset in progress: the next one waits for it (one at a time) */
   resetting: Promise<unknown>;
   /** the token-signing key and the tokens verified with it (http/token-keys.ts) */
@@ -107,6 +118,10 @@ export function createContext(parts: {
     setPublicUrl: (u) => {
       if (!parts.config.publicUrl) url = u;
     },
+    clockOf: (accountId) =>
+      clockFrom(() => ctx.walking.get(accountId) ?? tenantNowMs(ctx.store.accounts.get(accountId)?.clock, ctx.clock.nowMs())),
+    walking: new Map(),
+    advancing: Promise.resolve(),
     workers: [],
     readiness: { listening: false, storeOpen: true, fixturesLoaded: false, stopping: false },
     runDue: async () => {

@@ -1,5 +1,5 @@
-// The sandbox clock (read, advance), injected faults, the request journal, and the buttons
-// that clear a whole collection.
+// The clock of the selected tenant, or the sandbox-wide one (read, advance, freeze, unfreeze),
+// injected faults, the request journal, and the buttons that clear a whole collection.
 import { api, asList } from './api.js';
 import { fill, formValues, h, reconcile, show } from './dom.js';
 import { dateTime, httpBadge } from './format.js';
@@ -9,6 +9,13 @@ import { act, confirmAction } from './kit.js';
 const clockNow = document.getElementById('clock-now');
 const clockOffset = document.getElementById('clock-offset');
 const clockForm = document.getElementById('clock-form');
+const clockAccount = document.getElementById('clock-account');
+const clockFrozen = document.getElementById('clock-frozen');
+const clockFreeze = document.getElementById('clock-freeze');
+/** the selected tenant: its clock; none ("All"): every tenant, and the sandbox-wide clock */
+const target = () => (clockAccount.value ? { accountId: clockAccount.value } : {});
+const whose = () =>
+  clockAccount.value ? `${clockAccount.selectedOptions[0]?.textContent ?? 'the tenant'}'s clock` : "Every tenant's clock";
 
 /** "real time", or how far the sandbox clock is from it: "+2 min" (short: the top bar is narrow). */
 function offsetText(c) {
@@ -33,7 +40,10 @@ function offsetText(c) {
 }
 
 export async function refreshClock() {
-  const c = await api('GET', '/_sandbox/clock');
+  const c = await api('GET', `/_sandbox/clock${clockAccount.value ? `?accountId=${encodeURIComponent(clockAccount.value)}` : ''}`);
+  show(clockFrozen, c?.frozen === true);
+  clockFreeze.textContent = c?.frozen ? 'Unfreeze' : 'Freeze';
+  clockFreeze.hidden = !clockAccount.value; // "All": freezing every tenant at once is for the API
   clockNow.textContent = `${dateTime(c?.now ?? c?.iso)} UTC`;
   const offset = offsetText(c ?? {});
   clockOffset.title = offset
@@ -46,11 +56,21 @@ export async function refreshClock() {
 clockForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const seconds = Number(clockForm.elements.seconds.value);
-  act(e.submitter, `Clock advanced by ${seconds} s; everything due has run`, async () => {
-    await api('POST', '/_sandbox/clock/advance', { seconds });
+  act(e.submitter, `${whose()} advanced by ${seconds} s; everything due has run at its own instant`, async () => {
+    await api('POST', '/_sandbox/clock/advance', { seconds, ...target() });
     await refreshClock();
   });
 });
+
+clockFreeze.addEventListener('click', () => {
+  const freeze = clockFreeze.textContent === 'Freeze';
+  act(clockFreeze, `${whose()} ${freeze ? 'frozen' : 'flows again'}`, async () => {
+    await api('POST', `/_sandbox/clock/${freeze ? 'freeze' : 'unfreeze'}`, target());
+    await refreshClock();
+  });
+});
+
+clockAccount.addEventListener('change', () => void refreshClock().catch(() => undefined));
 
 // ---- faults ---------------------------------------------------------------------------------
 const faultForm = document.getElementById('fault-form');

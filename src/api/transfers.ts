@@ -60,13 +60,21 @@ export const transferOperations = [
       // a replay changes nothing, yet its commit still waits for any write under way (the original's):
       // a replay never answers before the transfer it repeats is durable
       const answer = await ctx.store.commit((tx) => {
-        const now = ctx.clock.now();
+        const now = ctx.clockOf(principal.account.id).now();
         const decision = idempotencyDecision(tx.idempotency.get(idempotencyRecordId(principal.id, key)), hash, now.toISOString());
         if (decision.kind === 'replay') return { replayed: true, statusCode: decision.statusCode, body: decision.body };
         const created = formatCashOut(createTransfer(tx, ctx, actorOf(principal), body, key));
         tx.put(
           'idempotency',
-          buildIdempotencyRecord({ principalId: principal.id, key, bodyHash: hash, statusCode: 201, body: created, now }),
+          buildIdempotencyRecord({
+            principalId: principal.id,
+            accountId: principal.account.id,
+            key,
+            bodyHash: hash,
+            statusCode: 201,
+            body: created,
+            now,
+          }),
         );
         return { replayed: false, statusCode: 201, body: created };
       });

@@ -128,12 +128,29 @@ function clockCommands(y: Argv): Argv {
   return y
     .command(
       'advance <duration>',
-      'move the sandbox clock forward (for every tenant) and run what fell due: expiries, settlements, retries',
+      "move a tenant's clock (--account) or every tenant's forward, walking through what falls due: expiries, settlements, retries",
       (c) =>
         withConn(c)
           .positional('duration', { type: 'string', demandOption: true, describe: 'seconds, or 90s, 5m, 2h, 1d' })
-          .example('$0 advance 301', 'expire every token issued until now'),
-      (a) => runCommand(() => clientOf(a).advanceClock(parseDuration(String(a.duration)))),
+          .option('account', { type: 'string', describe: 'the tenant (account id) to move alone; default: every tenant' })
+          .example('$0 advance 301', 'expire every token issued until now')
+          .example('$0 advance 3h --account 0000…', "one tenant's 3 hours: its webhook retries run through their schedule"),
+      (a) =>
+        runCommand(() =>
+          clientOf(a).advanceClock(parseDuration(String(a.duration)), a.account !== undefined ? { accountId: String(a.account) } : {}),
+        ),
+    )
+    .command(
+      'freeze',
+      "stop a tenant's clock (--account) or every tenant's where it stands (only an advance moves it then)",
+      (c) => withConn(c).option('account', { type: 'string', describe: 'the tenant (account id); default: every tenant' }),
+      (a) => runCommand(() => clientOf(a).freezeClock(a.account === undefined ? undefined : String(a.account))),
+    )
+    .command(
+      'unfreeze',
+      "let a tenant's clock (--account) or every tenant's flow again from where it stands",
+      (c) => withConn(c).option('account', { type: 'string', describe: 'the tenant (account id); default: every tenant' }),
+      (a) => runCommand(() => clientOf(a).unfreezeClock(a.account === undefined ? undefined : String(a.account))),
     )
     .command(
       'reset',

@@ -146,9 +146,9 @@ export function resourceCommands(y: Argv): Argv {
     .command('accounts <command>', 'tenants: create, list, credit', (c) => accounts(c))
     .command(
       'clock',
-      'show the sandbox clock',
-      (c) => connectionOptions(c),
-      (a) => runCommand(() => clientOf(a).clock()),
+      "show a tenant's clock (--account) or the sandbox-wide one",
+      (c) => connectionOptions(c).option('account', { type: 'string', describe: 'the tenant (account id)' }),
+      (a) => runCommand(() => clientOf(a).clock(a.account === undefined ? undefined : String(a.account))),
     )
     .command(
       'health',

@@ -140,12 +140,28 @@ export class ControlClient {
   }
 
   // time
-  clock(): Promise<SandboxClock> {
-    return this.call('GET', '/clock');
+  /** A tenant's clock (`accountId`), or the sandbox-wide one. */
+  clock(accountId?: string): Promise<SandboxClock> {
+    return this.call('GET', accountId === undefined ? '/clock' : `/clock?accountId=${encodeURIComponent(accountId)}`);
   }
-  /** Moves the sandbox clock forward and runs everything that fell due before answering. */
-  advanceClock(seconds: number): Promise<SandboxClock> {
-    return this.call('POST', '/clock/advance', { seconds });
+  /**
+   * Moves one tenant's clock (`accountId`) or every tenant's forward, walking through what falls due
+   * (each at its own instant, webhook retries included) before answering.
+   */
+  advanceClock(seconds: number, opts: { accountId?: string } = {}): Promise<SandboxClock> {
+    return this.call('POST', '/clock/advance', { seconds, ...opts });
+  }
+  /** Moves the clock forward to an instant (ISO 8601, after the clock's now). */
+  advanceClockTo(to: string, opts: { accountId?: string } = {}): Promise<SandboxClock> {
+    return this.call('POST', '/clock/advance', { to, ...opts });
+  }
+  /** Stops a tenant's clock (or every tenant's) where it stands; only an advance moves it then. */
+  freezeClock(accountId?: string): Promise<SandboxClock> {
+    return this.call('POST', '/clock/freeze', accountId === undefined ? {} : { accountId });
+  }
+  /** Lets a frozen clock flow again from where it stands. */
+  unfreezeClock(accountId?: string): Promise<SandboxClock> {
+    return this.call('POST', '/clock/unfreeze', accountId === undefined ? {} : { accountId });
   }
 
   // tenants and money

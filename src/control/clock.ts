@@ -1,21 +1,48 @@
-// /_sandbox/clock (docs/control-api.md#clock): read the sandbox clock, advance it. Advancing answers only
-// once everything that fell due (expiries, settlements, auto-payments, rule outcomes, webhook
-// retries) has been done and committed; tokens expire by the new time too.
+// /_sandbox/clock (docs/control-api.md#clock): read a tenant's clock or the sandbox-wide one,
+// advance it, freeze and unfreeze it. Advancing walks through time and answers only once
+// everything that fell due within the window (expiries, settlements, auto-payments, rule outcomes,
+// webhook attempts and their retries) has been done at its own instant and committed.
+import { advanceClock } from '../services/clock-walk.js';
 import { adminRoute } from '../http/operations.js';
-import { clockAdvanceSchema, type ClockAdvanceBody } from '../schemas/control.js';
-import { controlTag, ok } from '../schemas/operation.js';
+import {
+  clockAdvanceCheck,
+  clockAdvanceSchema,
+  clockTargetSchema,
+  type ClockAdvanceBody,
+  type ClockTargetBody,
+} from '../schemas/control.js';
+import { controlTag, e, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
-import { advanceClock, clockView } from '../services/clock.js';
+import { clockView, setFrozen } from '../services/clock.js';
+
+const NO_ACCOUNT = e('NOT_FOUND', 'no such account (nothing changed)');
+
+/** freeze and unfreeze: one tenant's clock, or (no accountId) every tenant's */
+const freezing = (frozen: boolean, path: string, summary: string) =>
+  adminRoute<ClockTargetBody>({
+    method: 'post',
+    path,
+    tag: controlTag('clock'),
+    summary,
+    body: clockTargetSchema,
+    bodyOptional: true,
+    responses: { 200: ok(R.clockSchema), 404: NO_ACCOUNT },
+    async handle({ ctx, res, readBody }) {
+      const body = readBody();
+      res.json(await setFrozen(ctx, body.accountId, frozen));
+    },
+  });
 
 export const clockOperations = [
-  adminRoute({
+  adminRoute<never, ClockTargetBody>({
     method: 'get',
     path: '/_sandbox/clock',
     tag: controlTag('clock'),
-    summary: 'The sandbox clock',
-    responses: { 200: ok(R.clockSchema) },
-    handle({ ctx, res }) {
-      res.json(clockView(ctx));
+    summary: "A tenant's clock (accountId), or the sandbox-wide one",
+    query: clockTargetSchema,
+    responses: { 200: ok(R.clockSchema), 404: e('NOT_FOUND', 'no such account') },
+    handle({ ctx, res, query }) {
+      res.json(clockView(ctx, query.accountId));
     },
   }),
 
@@ -23,12 +50,19 @@ export const clockOperations = [
     method: 'post',
     path: '/_sandbox/clock/advance',
     tag: controlTag('clock'),
-    summary: 'Advance the clock and run everything that fell due',
+    summary: 'Advance one tenant (accountId) or every tenant, walking through what falls due at its own instant',
     body: clockAdvanceSchema,
-    responses: { 200: ok(R.clockSchema) },
+    check: clockAdvanceCheck,
+    responses: {
+      200: ok(R.clockSchema),
+      400: e('VALIDATION_ERROR', 'seconds not in 1…2592000, or to not after the clock’s now (nothing changed)'),
+      404: NO_ACCOUNT,
+    },
     async handle({ ctx, res, readBody }) {
-      const body = readBody();
-      res.json(await advanceClock(ctx, body.seconds));
+      res.json(await advanceClock(ctx, readBody()));
     },
   }),
+
+  freezing(true, '/_sandbox/clock/freeze', "Stop a tenant's clock (or every tenant's) where it stands"),
+  freezing(false, '/_sandbox/clock/unfreeze', "Let a tenant's clock (or every tenant's) flow again from where it stands"),
 ];

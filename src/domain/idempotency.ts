@@ -46,6 +46,7 @@ export const idempotencyRecordId = (principalId: string, key: string): string =>
 
 export interface NewIdempotencyRecord {
   principalId: string;
+  accountId: string;
   key: string;
   bodyHash: string;
   statusCode: number;
@@ -57,6 +58,7 @@ export function buildIdempotencyRecord(n: NewIdempotencyRecord): New<Idempotency
   return {
     id: idempotencyRecordId(n.principalId, n.key),
     principalId: n.principalId,
+    accountId: n.accountId,
     key: n.key,
     bodyHash: n.bodyHash,
     statusCode: n.statusCode,

@@ -10,6 +10,7 @@
 // redacted at once, since that copy is also what bounds its size.
 import type { RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
+import { realClock } from '../clock/clock.js';
 import type { AppContext } from '../context.js';
 import { redact, type RawEntry } from './journal-ring.js';
 
@@ -42,7 +43,7 @@ export function journalStage(ctx: AppContext): RequestHandler {
     // one object per request, filled in as the request goes (body: noteBody; the rest: at end())
     const entry: RawEntry = {
       seq: 0,
-      atMs: ctx.clock.nowMs(),
+      atMs: realClock.nowMs(), // the journal keeps real time: tenants' clocks differ
       method: req.method,
       url: req.originalUrl,
       status: 0,

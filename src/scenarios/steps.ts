@@ -56,8 +56,9 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
       return admin('POST', `/_sandbox/transfers/${seg(String(s.id))}/fail`, optional(s, 'code', 'message'));
     }
     case 'advance': {
+      // only the scenario's own tenant moves (docs/scenarios.md#advance): other scenarios run on undisturbed
       const seconds = typeof value === 'object' && value !== null ? v.seconds : value;
-      return admin('POST', '/_sandbox/clock/advance', { seconds: Number(seconds) });
+      return admin('POST', '/_sandbox/clock/advance', { seconds: Number(seconds), accountId: (st.scope.account as Spec).id });
     }
     case 'credit': {
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar read from JSON
@@ -90,7 +91,7 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
   }
 }
 
-/** Sends the call as its principal; an automatic token that the (shared) clock expired is renewed once. */
+/** Sends the call as its principal; an automatic token that the tenant's clock expired (an advance) is renewed once. */
 export async function perform(call: HttpCall, st: ScenarioState): Promise<HttpExchange> {
   const transport = call.as === 'admin' ? st.env.client.transport : st.env.api;
   const headers: Record<string, string> = {};

@@ -117,6 +117,20 @@ const autoPay = {
 } as const;
 export const MAX_ADJUSTMENT = 1_000_000_000_000;
 
+/** An ISO 8601 UTC instant, as the sandbox writes them (milliseconds optional). */
+export const isoInstant = {
+  type: 'string',
+  format: 'date-time',
+  pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3})?Z$',
+  'x-message': 'must be an ISO 8601 UTC instant like 2030-01-01T00:00:00.000Z',
+} as const;
+/** A tenant's clock at creation (docs/control-api.md#clock): where it starts, and whether it stands still. */
+export const accountClockSchema = {
+  type: 'object',
+  properties: { at: isoInstant, frozen: { type: 'boolean' } },
+} as const;
+export type AccountClockBody = { at?: string; frozen?: boolean };
+
 export const accountCreateSchema = {
   type: 'object',
   required: ['name'],
@@ -129,6 +143,7 @@ export const accountCreateSchema = {
     autoPayAfterSeconds: autoPay,
     settleAfterSeconds: settle,
     balance: { type: 'integer', minimum: 0, maximum: MAX_ADJUSTMENT, 'x-message': 'must be an integer number of cents, 0 or more' },
+    clock: accountClockSchema,
   },
 } as const;
 export type AccountCreateBody = Validated<typeof accountCreateSchema>;
@@ -278,14 +293,34 @@ export interface PixKeyBody {
   unknown?: boolean;
 }
 
+export const MAX_ADVANCE_SECONDS = 2_592_000;
+const clockAccountId = { ...uuidParam, description: 'the tenant whose clock it is; absent: the sandbox-wide clock (every tenant)' };
+
+/** How far to move: `seconds`, or `to` an instant after the clock's now (checked by the service). */
 export const clockAdvanceSchema = {
   type: 'object',
-  required: ['seconds'],
   properties: {
-    seconds: { type: 'integer', minimum: 1, maximum: 2_592_000, 'x-message': 'must be an integer of seconds from 1 to 2592000 (30 days)' },
+    seconds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_ADVANCE_SECONDS,
+      'x-message': 'must be an integer of seconds from 1 to 2592000 (30 days)',
+    },
+    to: isoInstant,
+    accountId: clockAccountId,
   },
 } as const;
 export type ClockAdvanceBody = Validated<typeof clockAdvanceSchema>;
+/** Exactly one of seconds and to (a schema's oneOf would not name the field). */
+export const clockAdvanceCheck = (b: Record<string, unknown>): { path: string; message: string }[] => {
+  if (b.seconds === undefined && b.to === undefined) return [{ path: '/seconds', message: 'is required (or give to, an instant)' }];
+  if (b.seconds !== undefined && b.to !== undefined) return [{ path: '/to', message: 'cannot be given with seconds: give one of them' }];
+  return [];
+};
+
+/** freeze / unfreeze bodies and GET /_sandbox/clock's query: one tenant, or (absent) every tenant */
+export const clockTargetSchema = { type: 'object', properties: { accountId: clockAccountId } } as const;
+export type ClockTargetBody = Validated<typeof clockTargetSchema>;
 
 export const FIXTURE_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
 

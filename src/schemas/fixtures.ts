@@ -1,5 +1,5 @@
 // The fixture file format: what a fresh store (and reset) starts from.
-import { keyOwnerSchema } from './control.js';
+import { accountClockSchema, keyOwnerSchema, type AccountClockBody } from './control.js';
 import { uuidParam } from './public.js';
 
 const cents = { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } as const;
@@ -24,6 +24,7 @@ export const fixturesSchema = {
           balance: cents,
           settleAfterSeconds: { type: 'integer', minimum: 0, maximum: 86400 },
           autoPayAfterSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 2_592_000 },
+          clock: accountClockSchema,
           merchants: {
             type: 'array',
             items: {
@@ -101,6 +102,8 @@ export interface FixtureAccount {
   balance?: number;
   settleAfterSeconds?: number;
   autoPayAfterSeconds?: number | null;
+  /** the account's own clock (docs/control-api.md#clock): where it starts, frozen or flowing */
+  clock?: AccountClockBody;
   merchants?: FixtureMerchant[];
 }
 

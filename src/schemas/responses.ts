@@ -166,7 +166,12 @@ export const healthSchema = obj({
   version: str,
   uptimeSeconds: cents,
 });
-export const clockSchema = obj({ now: time, offsetSeconds: { type: 'number' } });
+export const clockSchema = obj({
+  accountId: nullable(uuid),
+  now: time,
+  offsetSeconds: { type: 'number' },
+  frozen: bool,
+});
 
 const accountFields = {
   id: uuid,

@@ -211,7 +211,8 @@ export const scenarioSchema = {
     tags: { type: 'array', items: { type: 'string' } },
     vars: { type: 'object' },
     webhookTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
-    // the sandbox clock is shared: a scenario that moves it far runs alone, after the others
+    // runs alone, after the others; no longer needed for clock moves (an advance moves only the
+    // scenario's own tenant: docs/scenarios.md#advance), still accepted
     exclusive: { type: 'boolean' },
     fixtures: {
       type: 'object',

@@ -1,10 +1,11 @@
 // Tenants (docs/decisions.md#d1-accounts-are-tenants, docs/control-api.md#accounts): accounts with their own credentials and settings. Secrets are
 // hashed before the commit (scrypt is asynchronous); the commit itself stays synchronous.
+import { newAccountClock, tenantNowMs } from '../clock/clock.js';
 import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import { accountRef } from '../domain/ledger.js';
 import type { AccountCreateBody, AccountPatchBody } from '../schemas/control.js';
-import type { Account, LedgerEntry, LedgerRef, New } from '../store/model.js';
+import type { Account, AccountClock, LedgerEntry, LedgerRef, New } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
 
 export function requireAccount(data: Reads, id: string): Readonly<Account> {
@@ -21,6 +22,8 @@ export interface AccountFields {
   splitEnabled?: boolean | undefined;
   autoPayAfterSeconds?: number | null | undefined;
   settleAfterSeconds?: number | undefined;
+  /** its own clock (docs/architecture.md#the-clock); absent: the sandbox-wide one */
+  clock?: AccountClock | undefined;
 }
 
 /** An account record with the defaults of docs/control-api.md#accounts (the control API and fixtures share it). */
@@ -33,6 +36,7 @@ export function accountRecord(f: AccountFields, now: string): New<Account> {
     splitEnabled: f.splitEnabled ?? false,
     autoPayAfterSeconds: f.autoPayAfterSeconds ?? null,
     settleAfterSeconds: f.settleAfterSeconds ?? 2,
+    ...(f.clock ? { clock: f.clock } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -54,15 +58,19 @@ export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, 
     throw new SandboxError('VALIDATION_ERROR', `an account with id ${id} already exists`, [
       { path: '/id', message: 'is already used by another account' },
     ]);
-  const now = ctx.clock.nowIso();
-  const account = tx.put('accounts', accountRecord({ ...body, id, clientId, secretHash }, now));
+  const sandboxMs = ctx.clock.nowMs();
+  const clock = newAccountClock(body.clock, sandboxMs);
+  // the account starts on its own clock: its creation and opening balance carry that clock's time
+  const now = new Date(tenantNowMs(clock, sandboxMs)).toISOString();
+  const { clock: _asked, ...fields } = body;
+  const account = tx.put('accounts', accountRecord({ ...fields, id, clientId, secretHash, clock }, now));
   if (body.balance) tx.put('ledger', openingEntry(accountRef(id), body.balance, ctx.newId(), now));
   return account;
 }
 
 export function updateAccount(tx: Tx, ctx: AppContext, id: string, patch: AccountPatchBody): Readonly<Account> {
   const before = requireAccount(tx, id);
-  const after: Account = { ...before, updatedAt: ctx.clock.nowIso() };
+  const after: Account = { ...before, updatedAt: ctx.clockOf(id).nowIso() };
   if (patch.name !== undefined) after.name = patch.name;
   if (patch.splitEnabled !== undefined) after.splitEnabled = patch.splitEnabled;
   if (patch.autoPayAfterSeconds !== undefined) after.autoPayAfterSeconds = patch.autoPayAfterSeconds;

@@ -8,14 +8,14 @@ import type { LedgerEntry, LedgerRef, Wallet } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
 import { requireAccount } from './accounts.js';
 
-function adjust(tx: Tx, ctx: AppContext, ref: LedgerRef, amount: number, description?: string): Readonly<LedgerEntry> {
+function adjust(tx: Tx, ctx: AppContext, accountId: string, ref: LedgerRef, amount: number, description?: string): Readonly<LedgerEntry> {
   const inbound = amount > 0;
   const memo = description ?? (inbound ? 'control API credit' : 'control API debit');
   const entry = entryFor(
     (r) => tx.balances.of(r),
     { from: inbound ? 'world' : ref, to: inbound ? ref : 'world', amount: Math.abs(amount), kind: 'ADJUSTMENT', transactionId: null, memo },
     ctx.newId(),
-    ctx.clock.nowIso(),
+    ctx.clockOf(accountId).nowIso(),
   );
   return tx.put('ledger', entry);
 }
@@ -23,7 +23,7 @@ function adjust(tx: Tx, ctx: AppContext, ref: LedgerRef, amount: number, descrip
 /** Positive amounts credit the account's main balance; negative ones debit it. */
 export function adjustAccount(tx: Tx, ctx: AppContext, accountId: string, amount: number, description?: string): Readonly<LedgerEntry> {
   requireAccount(tx, accountId);
-  return adjust(tx, ctx, accountRef(accountId), amount, description);
+  return adjust(tx, ctx, accountId, accountRef(accountId), amount, description);
 }
 
 export function requireWallet(data: Reads, walletId: string): Readonly<Wallet> {
@@ -33,6 +33,6 @@ export function requireWallet(data: Reads, walletId: string): Readonly<Wallet> {
 }
 
 export function adjustWallet(tx: Tx, ctx: AppContext, walletId: string, amount: number, description?: string): Readonly<LedgerEntry> {
-  requireWallet(tx, walletId);
-  return adjust(tx, ctx, walletRef(walletId), amount, description);
+  const wallet = requireWallet(tx, walletId);
+  return adjust(tx, ctx, wallet.accountId, walletRef(walletId), amount, description);
 }

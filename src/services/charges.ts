@@ -77,7 +77,7 @@ export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashIn
   if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `customer.document ${issues[0]!.message}`, issues);
   const split = resolveSplits(tx, account, body.amount, body.split);
 
-  const now = ctx.clock.now();
+  const now = ctx.clockOf(account.id).now();
   const id = ctx.newId();
   const subject = { type: 'CASH_IN' as const, amount: body.amount, description: body.description, document: body.customer.document };
   const outcome =
@@ -148,13 +148,16 @@ export function closeChargeAt(tx: Tx, ctx: AppContext, id: string, action: 'expi
 }
 
 export function payCharge(tx: Tx, ctx: AppContext, id: string, payer?: Partial<Party>): Readonly<Charge> {
-  return payChargeAt(tx, ctx, id, payer, ctx.clock.now());
+  return payChargeAt(tx, ctx, id, payer, chargeNow(tx, ctx, id));
 }
 
 export function expireCharge(tx: Tx, ctx: AppContext, id: string): Readonly<Charge> {
-  return closeChargeAt(tx, ctx, id, 'expire', ctx.clock.now());
+  return closeChargeAt(tx, ctx, id, 'expire', chargeNow(tx, ctx, id));
 }
 
 export function cancelCharge(tx: Tx, ctx: AppContext, id: string): Readonly<Charge> {
-  return closeChargeAt(tx, ctx, id, 'cancel', ctx.clock.now());
+  return closeChargeAt(tx, ctx, id, 'cancel', chargeNow(tx, ctx, id));
 }
+
+/** Now by the clock of the charge's tenant. */
+const chargeNow = (tx: Tx, ctx: AppContext, id: string): Date => ctx.clockOf(getCharge(tx, id).accountId).now();

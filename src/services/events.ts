@@ -26,12 +26,13 @@ export function emitEvent(
 export function queueDelivery(
   tx: Tx,
   endpointId: string,
-  event: Pick<WebhookEvent, 'id' | 'type' | 'transactionId'>,
+  event: Pick<WebhookEvent, 'id' | 'type' | 'transactionId' | 'accountId'>,
   now: string,
   newId: () => string,
 ): Readonly<Delivery> {
   const d: New<Delivery> = {
     id: newId(),
+    accountId: event.accountId,
     endpointId,
     eventId: event.id,
     eventType: event.type,

@@ -10,6 +10,10 @@ import type { Tx } from '../store/store.js';
 export function setMerchantStatus(tx: Tx, ctx: AppContext, id: string, status: MerchantStatus): Readonly<Merchant> {
   const before = tx.merchants.get(id);
   if (!before) throw notFound(`merchant ${id}`);
-  const after: Merchant = { ...before, status: merchantTransition(before.status, status), updatedAt: ctx.clock.nowIso() };
+  const after: Merchant = {
+    ...before,
+    status: merchantTransition(before.status, status),
+    updatedAt: ctx.clockOf(before.accountId).nowIso(),
+  };
   return tx.put('merchants', after);
 }

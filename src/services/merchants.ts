@@ -93,7 +93,7 @@ export function createMerchant(
       clientId: creds.clientId,
       secretHash: creds.secretHash,
     },
-    ctx.clock.nowIso(),
+    ctx.clockOf(accountId).nowIso(),
   );
   return { merchant: tx.put('merchants', merchant), wallet: tx.put('wallets', wallet) };
 }
@@ -113,7 +113,7 @@ export function updateMerchant(
   patch: MerchantPatchBody,
 ): Readonly<Merchant> {
   const before = merchantOfAccount(tx, accountId, merchantId);
-  const after: Merchant = { ...before, updatedAt: ctx.clock.nowIso() };
+  const after: Merchant = { ...before, updatedAt: ctx.clockOf(before.accountId).nowIso() };
   if (patch.name !== undefined) after.name = patch.name;
   if (patch.email !== undefined) after.email = patch.email;
   if (patch.phone !== undefined) after.phone = patch.phone;

@@ -2,6 +2,7 @@
 // the PIX key directory, outcome rules and webhook endpoints.
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { newAccountClock, tenantNowMs } from '../clock/clock.js';
 import { hashSecret } from '../domain/credentials.js';
 import { SandboxError } from '../domain/errors.js';
 import { fixturesSchema, type Fixtures } from '../schemas/fixtures.js';
@@ -71,8 +72,13 @@ export interface SeedOptions {
 }
 
 export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: string, newId: () => string): void {
-  for (const a of f.accounts) {
-    tx.put('accounts', accountRecord({ ...a, clientId: a.client_id, secretHash: hashes.get(a.client_secret)! }, now));
+  const sandboxMs = Date.parse(now);
+  for (const fa of f.accounts) {
+    const { clock: asked, ...a } = fa;
+    const clock = newAccountClock(asked, sandboxMs);
+    // an account with its own clock starts on it: its records carry that clock's time
+    const now = new Date(tenantNowMs(clock, sandboxMs)).toISOString();
+    tx.put('accounts', accountRecord({ ...a, clientId: a.client_id, secretHash: hashes.get(a.client_secret)!, clock }, now));
     if (a.balance) tx.put('ledger', openingEntry(accountRef(a.id), a.balance, newId(), now));
     for (const m of a.merchants ?? []) {
       const { client_id, client_secret, balance, ...fields } = m;

@@ -31,7 +31,7 @@ export function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: Cash
   const amount = parseCashOutAmount(body.amount);
   const details = transferDetailsOf(body.details);
   const from = fundsRef(tx, actor.accountId, actor.merchantId);
-  const now = ctx.clock.now();
+  const now = ctx.clockOf(account.id).now();
   const nowIso = now.toISOString();
   const id = ctx.newId();
   const debit = entryFor(balanceOf(tx), { from, to: 'world', amount, kind: 'CASH_OUT', transactionId: id }, ctx.newId(), nowIso);
@@ -104,16 +104,17 @@ export function settleTransferAt(tx: Tx, ctx: AppContext, id: string, at: Date):
 }
 
 export function settleTransfer(tx: Tx, ctx: AppContext, id: string): Readonly<Transfer> {
-  return settleTransferAt(tx, ctx, id, ctx.clock.now());
+  return settleTransferAt(tx, ctx, id, ctx.clockOf(getTransfer(tx, id).accountId).now());
 }
 
 /** Forced COMPLETED whatever the directory says; the receiver still comes from it (or the owner rules). */
 export function completeTransfer(tx: Tx, ctx: AppContext, id: string): Readonly<Transfer> {
   const t = getTransfer(tx, id);
-  return complete(tx, ctx, t, keyOwner(t.details, directoryEntry(tx, t.details)), ctx.clock.now());
+  return complete(tx, ctx, t, keyOwner(t.details, directoryEntry(tx, t.details)), ctx.clockOf(t.accountId).now());
 }
 
 /** → FAILED with the given error; the amount is credited back. */
 export function failTransfer(tx: Tx, ctx: AppContext, id: string, error: { code: string; message: string }): Readonly<Transfer> {
-  return fail(tx, ctx, getTransfer(tx, id), error, ctx.clock.now());
+  const t = getTransfer(tx, id);
+  return fail(tx, ctx, t, error, ctx.clockOf(t.accountId).now());
 }

@@ -28,7 +28,7 @@ export function createEndpoint(tx: Tx, ctx: AppContext, input: EndpointInput): R
     events: input.events ? [...new Set(input.events)] : null,
     secret: input.secret ?? newSecret(),
     source: 'api',
-    createdAt: ctx.clock.nowIso(),
+    createdAt: ctx.clockOf(accountId).nowIso(),
   };
   return tx.put('webhookEndpoints', endpoint);
 }
@@ -77,7 +77,7 @@ export function ensureConfigEndpoint(tx: Tx, ctx: AppContext): Readonly<WebhookE
   const secret = `whsec_${createHmac('sha256', tx.meta.signingSecret).update(`webhook-url:${accountId}`).digest('base64url').slice(0, 32)}`;
   const endpoint: New<WebhookEndpoint> = existing
     ? { ...existing, url }
-    : { id, accountId, url, events: null, secret, source: 'config', createdAt: ctx.clock.nowIso() };
+    : { id, accountId, url, events: null, secret, source: 'config', createdAt: ctx.clockOf(accountId).nowIso() };
   return tx.put('webhookEndpoints', endpoint);
 }
 
@@ -89,7 +89,7 @@ export function ensureConfigEndpoint(tx: Tx, ctx: AppContext): Readonly<WebhookE
 export function redeliver(tx: Tx, ctx: AppContext, id: string): { delivery: Readonly<Delivery>; created: boolean } {
   const d = tx.deliveries.get(id);
   if (!d) throw notFound(`delivery ${id}`);
-  const now = ctx.clock.nowIso();
+  const now = ctx.clockOf(d.accountId).nowIso();
   if (!tx.webhookEndpoints.has(d.endpointId))
     throw new SandboxError('INVALID_STATE', `the endpoint of delivery ${id} was deleted; register it again and fire the event`);
   const event = tx.events.get(d.eventId);
@@ -114,6 +114,6 @@ export function fireEvent(
     throw new SandboxError('VALIDATION_ERROR', `type must be a ${prefix}* event for a ${t.type} transaction`, [
       { path: '/type', message: `must be one of ${EVENT_TYPES.filter((e) => e.startsWith(prefix)).join(', ')}` },
     ]);
-  const event = emitEvent(tx, t, ctx.clock.nowIso(), ctx.newId, type ?? eventTypeFor(t));
+  const event = emitEvent(tx, t, ctx.clockOf(t.accountId).nowIso(), ctx.newId, type ?? eventTypeFor(t));
   return { event, deliveries: [...tx.deliveries.find('byEvent', event.id, { order: 'oldest' })] };
 }

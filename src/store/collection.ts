@@ -5,6 +5,8 @@
 //                           caller takes from it, so it is the one read that can walk everything
 //   find / findOne / count  records filed under a key of a declared index (schema.ts)
 //   ordered                 records of an ordered index (an instant), smallest first
+//   orderedIn               records of one group of a grouped ordered index (an account's due
+//                           work by its own clock), smallest first; `firstAfter` the next one's instant
 // A record read is the store's no longer: a packed collection decodes a fresh copy, a plain one
 // hands out a frozen object. Only a transaction's put and remove (store.ts) change a collection,
 // through the `_set`/`_delete` below; they keep the id table, the rows and every index in step.
@@ -20,7 +22,13 @@ export interface OrderIndexSpec<T> {
   /** the instant (or any number) a record is ordered by; null: not in this index */
   order: (r: T) => number | null;
 }
-export type IndexSpec<T> = KeyIndexSpec<T> | OrderIndexSpec<T>;
+/** An ordered index per group (each account's due work, ordered by its instant, read with that account's clock). */
+export interface GroupOrderIndexSpec<T> {
+  /** the group a record is filed under; null or undefined: not in this index */
+  group: (r: T) => string | null | undefined;
+  order: (r: T) => number | null;
+}
+export type IndexSpec<T> = KeyIndexSpec<T> | OrderIndexSpec<T> | GroupOrderIndexSpec<T>;
 
 export interface ScanOptions {
   /** a cursor: the seq of the last record already seen (it and those before it are skipped) */
@@ -30,7 +38,7 @@ export interface ScanOptions {
 }
 
 /** What a route, service or worker may do with a collection: read it. */
-export interface Reader<T extends Stored, K extends string = string, O extends string = string> {
+export interface Reader<T extends Stored, K extends string = string, O extends string = string, G extends string = string> {
   readonly name: string;
   /** how many records it holds */
   readonly size: number;
@@ -48,21 +56,41 @@ export interface Reader<T extends Stored, K extends string = string, O extends s
   count(index: K, key: string): number;
   /** the records of an ordered index whose instant is at most `upTo`, earliest first */
   ordered(index: O, upTo?: number): IterableIterator<Readonly<T>>;
+  /** the records of one group of a grouped ordered index whose instant is at most `upTo`, earliest first */
+  orderedIn(index: G, group: string, upTo?: number): IterableIterator<Readonly<T>>;
+  /** the smallest instant above `after` in one group of a grouped ordered index, or null (one search) */
+  firstAfter(index: G, group: string, after: number): number | null;
 }
 
 const START = MAX_VALUE + 1;
 
 class Index<T> {
   readonly pairs: PairSet;
+  /** a grouped index: one ordered set per group */
+  readonly groups: Map<string, PairSet> | null;
   constructor(
     readonly name: string,
     readonly spec: IndexSpec<T>,
   ) {
     this.pairs = new PairSet('order' in spec ? 'float64' : 'uint32');
+    this.groups = 'group' in spec ? new Map() : null;
+  }
+
+  groupOf(r: T): string | null {
+    if (!('group' in this.spec)) return null;
+    return this.spec.group(r) ?? null;
+  }
+
+  /** the set of a group (made on first use when `make`) */
+  setOf(group: string, make: boolean): PairSet | undefined {
+    let set = this.groups!.get(group);
+    if (!set && make) this.groups!.set(group, (set = new PairSet('float64')));
+    return set;
   }
 
   keyOf(r: T): number | null {
     if ('order' in this.spec) {
+      if ('group' in this.spec && this.groupOf(r) === null) return null;
       const v = this.spec.order(r);
       return v === null || !Number.isFinite(v) ? null : v;
     }
@@ -152,12 +180,34 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
 
   *ordered(index: string, upTo = Infinity): IterableIterator<Readonly<T>> {
     const ix = this.#indexes.get(index);
-    if (!ix || !('order' in ix.spec)) throw new Error(`${this.name} has no ordered index ${index}`);
-    for (const [at, seq] of ix.pairs.walk(-Infinity, 0, 1)) {
+    if (!ix || !('order' in ix.spec) || ix.groups) throw new Error(`${this.name} has no ordered index ${index}`);
+    yield* this.#walkUpTo(ix.pairs, upTo);
+  }
+
+  *orderedIn(index: string, group: string, upTo = Infinity): IterableIterator<Readonly<T>> {
+    const set = this.#groupIndex(index).setOf(group, false);
+    if (set) yield* this.#walkUpTo(set, upTo);
+  }
+
+  firstAfter(index: string, group: string, after: number): number | null {
+    const set = this.#groupIndex(index).setOf(group, false);
+    if (!set) return null;
+    for (const [at] of set.walk(after, MAX_VALUE, 1)) return at;
+    return null;
+  }
+
+  *#walkUpTo(pairs: PairSet, upTo: number): IterableIterator<Readonly<T>> {
+    for (const [at, seq] of pairs.walk(-Infinity, 0, 1)) {
       if (at > upTo) return;
       const r = this.bySeq(seq);
       if (r) yield r;
     }
+  }
+
+  #groupIndex(index: string): Index<T> {
+    const ix = this.#indexes.get(index);
+    if (!ix?.groups) throw new Error(`${this.name} has no grouped ordered index ${index}`);
+    return ix;
   }
 
   #keyIndex(index: string): Index<T> {
@@ -177,6 +227,14 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
     for (const ix of this.#indexes.values()) {
       const b = before ? ix.keyOf(before) : null;
       const a = after ? ix.keyOf(after) : null;
+      if (ix.groups) {
+        const bg = before ? ix.groupOf(before) : null;
+        const ag = after ? ix.groupOf(after) : null;
+        if (b === a && bg === ag && before?.seq === after?.seq) continue;
+        if (b !== null && bg !== null) ix.setOf(bg, false)?.delete(b, before!.seq);
+        if (a !== null && ag !== null) ix.setOf(ag, true)!.add(a, after!.seq);
+        continue;
+      }
       if (b === a && before?.seq === after?.seq) continue;
       if (b !== null) ix.pairs.delete(b, before!.seq);
       if (a !== null) ix.pairs.add(a, after!.seq);
@@ -187,7 +245,10 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
   /** Bytes of the tables and indexes (diagnostics). */
   indexBytes(): number {
     let n = this.rows.bytes();
-    for (const ix of this.#indexes.values()) n += ix.pairs.bytes();
+    for (const ix of this.#indexes.values()) {
+      n += ix.pairs.bytes();
+      for (const set of ix.groups?.values() ?? []) n += set.bytes();
+    }
     return n;
   }
 
@@ -195,8 +256,13 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
   indexEntries(): Record<string, [number, number][]> {
     const out: Record<string, [number, number][]> = {};
     for (const [name, ix] of this.#indexes) {
-      const { k, v } = ix.pairs.copy();
-      out[name] = Array.from(k, (key, i) => [key, v[i]!]);
+      const entries: [number, number][] = [];
+      for (const set of ix.groups ? ix.groups.values() : [ix.pairs]) {
+        const { k, v } = set.copy();
+        for (let i = 0; i < k.length; i++) entries.push([k[i]!, v[i]!]);
+      }
+      // a grouped index: its groups' entries together, in the order a single one would hold them
+      out[name] = ix.groups ? entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]) : entries;
     }
     return out;
   }

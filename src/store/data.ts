@@ -50,6 +50,7 @@ export class StoreData {
     if (!coll || !value || typeof value !== 'object' || Array.isArray(value)) return;
     let record = value as EntityOf<CollectionName>;
     if (record.id !== id) record = { ...record, id };
+    record = this.#withAccount(c, record);
     const seq = record.seq;
     const valid = Number.isSafeInteger(seq) && seq >= 1 && seq <= MAX_VALUE;
     const taken = valid && coll.seqTaken(seq, id);
@@ -58,6 +59,25 @@ export class StoreData {
       this.seqsGiven = true;
     } else if (seq > this.meta.seq) this.meta.seq = seq;
     coll._set(record);
+  }
+
+  /**
+   * Deliveries and idempotency records carry their tenant's id (each tenant's due work is indexed by
+   * it); a file written before they did gets it from the endpoint, or from the principal (an account
+   * or a merchant), both loaded before them.
+   */
+  #withAccount(c: CollectionName, record: EntityOf<CollectionName>): EntityOf<CollectionName> {
+    if (c !== 'deliveries' && c !== 'idempotency') return record;
+    const r = record as unknown as { accountId?: string; endpointId?: string; principalId?: string };
+    if (typeof r.accountId === 'string') return record;
+    const { webhookEndpoints, accounts, merchants } = this.collections;
+    const accountId =
+      c === 'deliveries'
+        ? webhookEndpoints.get(String(r.endpointId))?.accountId
+        : accounts.has(String(r.principalId))
+          ? String(r.principalId)
+          : merchants.get(String(r.principalId))?.accountId;
+    return accountId === undefined ? record : { ...record, accountId };
   }
 
   /** The whole store as its file holds it: a full scan of everything (tests and tools). */

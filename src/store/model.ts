@@ -40,8 +40,18 @@ export interface Account extends Stored {
   autoPayAfterSeconds: number | null;
   /** transfers settle this many seconds after creation (0 = next tick) */
   settleAfterSeconds: number;
+  /** the account's own clock (docs/architecture.md#the-clock); absent: the sandbox-wide clock */
+  clock?: AccountClock;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A tenant's clock: the sandbox-wide clock plus its own offset, or frozen at an instant. */
+export interface AccountClock {
+  /** added to the sandbox-wide clock while it flows */
+  offsetMs: number;
+  /** epoch ms it stands at while frozen; null: it flows */
+  frozenAtMs: number | null;
 }
 
 export interface Merchant extends Stored {
@@ -184,6 +194,8 @@ export interface IdempotencyRecord extends Stored {
   /** `${principalId}:${key}` */
   id: string;
   principalId: string;
+  /** the principal's account: its clock ages the record */
+  accountId: string;
   key: string;
   /** sha256 of the canonical request body */
   bodyHash: string;
@@ -282,6 +294,8 @@ export interface DeliveryAttempt {
 
 export interface Delivery extends Stored {
   id: string;
+  /** the endpoint's account: attempts and retries follow its clock */
+  accountId: string;
   endpointId: string;
   eventId: string;
   eventType: EventType;

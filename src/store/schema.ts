@@ -3,8 +3,9 @@
 // what is declared here, so what a read costs is decided here, once:
 //   key index      records filed under a string (an account id, a status, ...), newest first
 //   ordered index  records ordered by an instant (when due work falls due), earliest first
+//   grouped        an ordered index per account: each tenant's due work, read with its own clock
 import { nextAction } from '../domain/due.js';
-import type { IndexSpec, KeyIndexSpec, OrderIndexSpec, Reader } from './collection.js';
+import type { GroupOrderIndexSpec, IndexSpec, KeyIndexSpec, OrderIndexSpec, Reader } from './collection.js';
 import type {
   Account,
   CollectionName,
@@ -20,7 +21,10 @@ import type {
 } from './model.js';
 
 const key = <T>(fn: (r: T) => string | null | undefined): KeyIndexSpec<T> => ({ key: fn });
-const order = <T>(fn: (r: T) => number | null): OrderIndexSpec<T> => ({ order: fn });
+const grouped = <T>(group: (r: T) => string | null | undefined, fn: (r: T) => number | null): GroupOrderIndexSpec<T> => ({
+  group,
+  order: fn,
+});
 const instant = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
 
 /** The key of a merchant's document within its account (documents are unique per account). */
@@ -46,12 +50,24 @@ export const SCHEMA = {
       byAccountStatus: key<Transaction>((t) => accountStatusKey(t.accountId, t.status)),
       byStatus: key<Transaction>((t) => t.status),
       byExternalId: key<Transaction>((t) => (t.type === 'CASH_IN' ? t.externalId : null)),
-      /** open transactions by the instant their next action falls due (domain/due.ts) */
-      due: order<Transaction>((t) => instant(nextAction(t)?.at)),
+      /** open transactions of each account by the instant their next action falls due (domain/due.ts) */
+      due: grouped<Transaction>(
+        (t) => t.accountId,
+        (t) => instant(nextAction(t)?.at),
+      ),
     },
   },
   ledger: { packed: true, indexes: { byTransaction: key<LedgerEntry>((e) => e.transactionId) } },
-  idempotency: { packed: true, indexes: { byExpiry: order<IdempotencyRecord>((r) => instant(r.expiresAt)) } },
+  idempotency: {
+    packed: true,
+    indexes: {
+      /** each account's records by the instant they expire (by that account's clock) */
+      byExpiry: grouped<IdempotencyRecord>(
+        (r) => r.accountId,
+        (r) => instant(r.expiresAt),
+      ),
+    },
+  },
   pixKeys: { packed: false, indexes: {} },
   rules: { packed: false, indexes: {} },
   webhookEndpoints: { packed: false, indexes: { byAccount: key<WebhookEndpoint>((e) => e.accountId) } },
@@ -63,8 +79,11 @@ export const SCHEMA = {
       byEndpoint: key<Delivery>((d) => d.endpointId),
       byEvent: key<Delivery>((d) => d.eventId),
       byStatus: key<Delivery>((d) => d.status),
-      /** PENDING deliveries by the instant of their next attempt */
-      byNextAttempt: order<Delivery>((d) => (d.status === 'PENDING' ? instant(d.nextAttemptAt) : null)),
+      /** each account's PENDING deliveries by the instant of their next attempt (by that account's clock) */
+      byNextAttempt: grouped<Delivery>(
+        (d) => d.accountId,
+        (d) => (d.status === 'PENDING' ? instant(d.nextAttemptAt) : null),
+      ),
     },
   },
   faults: { packed: false, indexes: {} },
@@ -78,9 +97,18 @@ export type KeyIndexOf<C extends CollectionName> = {
   string;
 /** The ordered indexes declared for a collection. */
 export type OrderIndexOf<C extends CollectionName> = {
-  [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends OrderIndexSpec<never> ? I : never;
+  [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends GroupOrderIndexSpec<never>
+    ? never
+    : IndexesOf<C>[I] extends OrderIndexSpec<never>
+      ? I
+      : never;
+}[keyof IndexesOf<C>] &
+  string;
+/** The grouped ordered indexes declared for a collection. */
+export type GroupIndexOf<C extends CollectionName> = {
+  [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends GroupOrderIndexSpec<never> ? I : never;
 }[keyof IndexesOf<C>] &
   string;
 
 /** A collection as every reader sees it: reads, by its declared indexes only. */
-export type ReaderOf<C extends CollectionName> = Reader<EntityOf<C>, KeyIndexOf<C>, OrderIndexOf<C>>;
+export type ReaderOf<C extends CollectionName> = Reader<EntityOf<C>, KeyIndexOf<C>, OrderIndexOf<C>, GroupIndexOf<C>>;

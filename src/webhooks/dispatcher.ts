@@ -1,12 +1,15 @@
 // The webhook dispatcher: a Worker that delivers the outbox (PENDING deliveries whose time has
-// come by the sandbox clock), records every attempt in its own commit, and schedules retries.
-// It pumps right after a commit that queued deliveries (once that commit is durable) and after
-// each finished attempt, so events go out within milliseconds, never inside the request that
-// caused them; retries fall due with the sandbox clock (the tick, or a clock advance).
+// come by their tenant's clock), records every attempt in its own commit, and schedules retries
+// on that clock. It pumps right after a commit that queued deliveries (once that commit is
+// durable) and after each finished attempt, so events go out within milliseconds, never inside
+// the request that caused them; retries fall due with the tenant's clock (the tick, or a clock
+// advance, which walks its tenants' attempts itself through runFor: services/clock-walk.ts).
 import { setMaxListeners } from 'node:events';
 import { realClock } from '../clock/clock.js';
 import type { AppContext, Worker } from '../context.js';
+import { tickedAccounts } from '../services/due-work.js';
 import type { Delivery } from '../store/model.js';
+import type { Tx } from '../store/store.js';
 import { ensureConfigEndpoint } from '../services/webhook-endpoints.js';
 import { afterAttempt, dueHeads, eventBody } from './policy.js';
 import { prune } from './prune.js';
@@ -17,6 +20,8 @@ import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './sign.js';
 const MAX_IN_FLIGHT = 32;
 /** rounds of one runDue(): each round can unblock the next event of a transaction */
 const MAX_ROUNDS = 50;
+/** rounds of one runFor() (an advance's step): until nothing due is left, within reason */
+const MAX_WALK_ROUNDS = 100_000;
 const PRUNE_EVERY_MS = 10_000;
 
 export class Dispatcher implements Worker {
@@ -60,6 +65,23 @@ export class Dispatcher implements Worker {
     }
   }
 
+  /**
+   * Delivers everything due now for these accounts (an advance's step, its tenants held at the
+   * step's instant) and resolves when every attempt it led to is recorded, however many rounds.
+   * `durable: false` skips waiting for the store's pending writes (the step emitted no new event).
+   */
+  async runFor(accountIds: readonly string[], durable = true): Promise<void> {
+    if (this.#stopped) return;
+    // announce only changes that are on disk; a walk's step that only retries has nothing new to announce
+    if (durable) await this.#ctx.store.sync();
+    await this.#afterReset();
+    for (let round = 0; round < MAX_WALK_ROUNDS && !this.#stopped; round++) {
+      const waits = this.#pump(accountIds);
+      if (waits.length === 0) break;
+      await Promise.all(waits);
+    }
+  }
+
   /** Sends what is due soon, without waiting for a commit that adds deliveries (a redelivery brought forward). */
   wake(): void {
     this.#schedulePump();
@@ -76,20 +98,22 @@ export class Dispatcher implements Worker {
    * Starts every due head that is not in flight yet (within the concurrency limit) and returns
    * the attempts that cover what is due now, in flight before or started here. Never waits.
    */
-  #pump(): Promise<void>[] {
+  #pump(accountIds: readonly string[] = tickedAccounts(this.#ctx)): Promise<void>[] {
     if (this.#stopped) return [];
-    const { store, clock } = this.#ctx;
-    const now = clock.now();
-    const heads = dueHeads(
-      store.deliveries.ordered('byNextAttempt', now.getTime()),
-      (transactionId) => store.deliveries.find('byTransaction', transactionId),
-      (id) => store.events.get(id),
-      now.toISOString(),
-    );
+    const store = this.#ctx.store;
     const waits: Promise<void>[] = [];
-    for (const d of heads) {
-      const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
-      if (running) waits.push(running);
+    for (const accountId of accountIds) {
+      const now = this.#ctx.clockOf(accountId).now();
+      const heads = dueHeads(
+        store.deliveries.orderedIn('byNextAttempt', accountId, now.getTime()),
+        (transactionId) => store.deliveries.find('byTransaction', transactionId),
+        (id) => store.events.get(id),
+        now.toISOString(),
+      );
+      for (const d of heads) {
+        const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
+        if (running) waits.push(running);
+      }
     }
     return waits;
   }
@@ -130,14 +154,16 @@ export class Dispatcher implements Worker {
       .catch((e: unknown) => console.error(`[pix-sandbox] webhook delivery ${d.id} could not be recorded:`, e))
       .finally(() => {
         this.#inFlight.delete(d.id);
-        this.#schedulePump(); // its successor of the same transaction, or what waited for a free slot
+        // its successor of the same transaction, or what waited for a free slot (a walk pumps its own tenants)
+        if (!this.#ctx.walking.has(d.accountId)) this.#schedulePump();
       });
     this.#inFlight.set(d.id, p);
     return p;
   }
 
   async #deliver(d: Readonly<Delivery>): Promise<void> {
-    const { store, clock } = this.#ctx;
+    const store = this.#ctx.store;
+    const clock = this.#ctx.clockOf(d.accountId);
     const endpoint = store.webhookEndpoints.get(d.endpointId);
     const event = store.events.get(d.eventId);
     const at = clock.nowIso();
@@ -159,7 +185,7 @@ export class Dispatcher implements Worker {
       result = r;
     }
     const schedule = this.#ctx.config.webhookRetrySchedule;
-    await store.commit((tx) => {
+    const record = (tx: Tx): void => {
       const cur = tx.deliveries.get(d.id);
       if (!cur || cur.status !== 'PENDING') return; // reset or cleared meanwhile
       const attempt = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
@@ -168,6 +194,10 @@ export class Dispatcher implements Worker {
           ? afterAttempt(cur, attempt, schedule, clock.now().getTime())
           : { ...cur, attempts: [...cur.attempts, attempt], status: 'DEAD' as const, nextAttemptAt: null };
       tx.put('deliveries', next);
-    });
+    };
+    // within an advance's walk the attempt joins the next group commit (the walk's next step, or
+    // its final commit, waits for it): one durable write per step, not one per attempt
+    if (this.#ctx.walking.has(d.accountId)) store.apply(record);
+    else await store.commit(record);
   }
 }

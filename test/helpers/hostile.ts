@@ -55,7 +55,7 @@ export interface RouteSpec {
 const uuidLike = () => crypto.randomUUID();
 
 /** Routes whose body fields are all optional: an object of unknown keys is a valid (empty) body there. */
-const ALL_OPTIONAL = new Set(['/_sandbox/reset', '/_sandbox/charges/:id/pay']);
+const ALL_OPTIONAL = new Set(['/_sandbox/reset', '/_sandbox/charges/:id/pay', '/_sandbox/clock/freeze', '/_sandbox/clock/unfreeze']);
 
 /** Valid request bodies and auth per route; routes found on the app but missing here get a generic spec. */
 export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpec> {
@@ -163,7 +163,9 @@ export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpe
   add('POST', '/_sandbox/webhooks/deliveries/:id/redeliver', 'none', null);
   add('POST', '/_sandbox/webhooks/fire', 'none', () => ({ transactionId: ids.paidChargeId }));
   add('GET', '/_sandbox/clock', 'none', null);
-  add('POST', '/_sandbox/clock/advance', 'none', () => ({ seconds: int(rand, 1, 120) }));
+  add('POST', '/_sandbox/clock/advance', 'none', () => ({ seconds: int(rand, 1, 120), accountId: ids.otherAccountId }));
+  add('POST', '/_sandbox/clock/freeze', 'none', () => ({ accountId: ids.otherAccountId }));
+  add('POST', '/_sandbox/clock/unfreeze', 'none', () => ({ accountId: ids.otherAccountId }));
   add('GET', '/_sandbox/requests', 'none', null);
   add('DELETE', '/_sandbox/requests', 'none', null);
   // faults are only ever sent invalid bodies: a valid one would make later 5xx answers legitimate

@@ -27,6 +27,17 @@ describe('startSandbox clients', () => {
     expect(await sb.client.token()).not.toBe(first);
   });
 
+  it("moves, freezes and unfreezes one tenant's clock through the control client", async () => {
+    const account = await sb.control.createAccount({ name: 'client clock', clock: { at: '2031-05-01T00:00:00.000Z', frozen: true } });
+    expect(await sb.control.clock(account.id)).toMatchObject({ accountId: account.id, now: '2031-05-01T00:00:00.000Z', frozen: true });
+    expect((await sb.control.advanceClock(30, { accountId: account.id })).now).toBe('2031-05-01T00:00:30.000Z');
+    expect((await sb.control.advanceClockTo('2031-05-02T00:00:00.000Z', { accountId: account.id })).now).toBe('2031-05-02T00:00:00.000Z');
+    expect((await sb.control.unfreezeClock(account.id)).frozen).toBe(false);
+    expect((await sb.control.freezeClock(account.id)).frozen).toBe(true);
+    const err = await sb.control.clock(randomUUID()).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+
   it('throws SandboxApiError with the status and code of the error', async () => {
     const err = await sb.client.getTransaction(randomUUID()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SandboxApiError);

@@ -48,7 +48,7 @@ describe('clock', () => {
       expect(errorShape(r).error.details[0]?.path).toBe('/seconds');
     }
     expect(errorShape(await sb.request('POST', '/_sandbox/clock/advance', { body: {} })).error.details).toEqual([
-      { path: '/seconds', message: 'is required' },
+      { path: '/seconds', message: 'is required (or give to, an instant)' },
     ]);
   });
 });

@@ -243,8 +243,27 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     const before = await control('/_sandbox/clock');
     await page.getByLabel('Advance (s)').fill('120');
     await page.getByRole('button', { name: 'Advance' }).click();
-    await announced('Clock advanced by 120 s');
+    await announced("Every tenant's clock advanced by 120 s");
     expect((await control('/_sandbox/clock')).offsetSeconds - before.offsetSeconds).toBeGreaterThanOrEqual(120);
+
+    // the selected tenant's clock: shown, moved alone, frozen and let flow again
+    await page.getByLabel('Tenant whose clock is shown').selectOption(DEFAULT_ACCOUNT_ID);
+    await page.getByLabel('Advance (s)').fill('60');
+    await page.getByRole('button', { name: 'Advance' }).click();
+    await announced("Sandbox default account's clock advanced by 60 s");
+    const tenant = await control(`/_sandbox/clock?accountId=${DEFAULT_ACCOUNT_ID}`);
+    const wide = await control('/_sandbox/clock');
+    expect(tenant.offsetSeconds - wide.offsetSeconds).toBe(60);
+    const s = Math.round(tenant.offsetSeconds);
+    const shown = s >= 3600 ? `+${(s / 3600).toFixed(1)} h` : `+${Math.round(s / 60)} min`;
+    await until(`the tenant's clock shown (${shown})`, async () => (await page.locator('#clock-offset').textContent())?.includes(shown));
+    await page.getByRole('button', { name: 'Freeze' }).click();
+    await announced("Sandbox default account's clock frozen");
+    expect((await control(`/_sandbox/clock?accountId=${DEFAULT_ACCOUNT_ID}`)).frozen).toBe(true);
+    await until('the frozen mark', () => page.locator('#clock-frozen').isVisible());
+    await page.getByRole('button', { name: 'Unfreeze' }).click();
+    await announced("Sandbox default account's clock flows again");
+    expect((await control(`/_sandbox/clock?accountId=${DEFAULT_ACCOUNT_ID}`)).frozen).toBe(false);
 
     await page.getByRole('tab', { name: 'Accounts & merchants' }).click();
     const balance = (await control(`/_sandbox/accounts/${DEFAULT_ACCOUNT_ID}`)).balance as number;

@@ -211,6 +211,15 @@ describe('CLI control commands against a running sandbox', () => {
     const before = await json('clock');
     const after = await json('advance', '2m');
     expect(after.offsetSeconds - before.offsetSeconds).toBe(120);
+    // one tenant's clock: moved alone, frozen, flowing again
+    const acc = '00000000-0000-4000-8000-000000000001';
+    const own = await json('advance', '90s', '--account', acc);
+    expect(own).toMatchObject({ accountId: acc, frozen: false });
+    expect(own.offsetSeconds - after.offsetSeconds).toBe(90);
+    expect((await json('clock')).offsetSeconds).toBe(after.offsetSeconds);
+    expect((await json('clock', '--account', acc)).offsetSeconds).toBe(own.offsetSeconds);
+    expect(await json('freeze', '--account', acc)).toMatchObject({ accountId: acc, frozen: true });
+    expect(await json('unfreeze', '--account', acc)).toMatchObject({ accountId: acc, frozen: false });
 
     const ep = await json('webhooks', 'add', 'http://127.0.0.1:9/hook', '--events', 'cashin.paid');
     expect(ep).toMatchObject({ url: 'http://127.0.0.1:9/hook', secret: expect.any(String) });

@@ -46,6 +46,7 @@ describe('canonical body hash', () => {
 describe('records', () => {
   const record = buildIdempotencyRecord({
     principalId: 'p',
+    accountId: 'a',
     key: KEY.toUpperCase(),
     bodyHash: 'h',
     statusCode: 201,
@@ -69,6 +70,7 @@ describe('records', () => {
   it('a record stops binding the instant its 24 hours end (the store prunes by that instant)', () => {
     const old = buildIdempotencyRecord({
       principalId: 'p',
+      accountId: 'a',
       key: 'x',
       bodyHash: 'h',
       statusCode: 201,

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildCharge } from '../../src/domain/charges.js';
+import { nextAction } from '../../src/domain/due.js';
 import { buildTransfer } from '../../src/domain/transfers.js';
 import type { CollectionName, Delivery, New, Transaction } from '../../src/store/model.js';
 import { accountStatusKey } from '../../src/store/schema.js';
@@ -110,6 +111,7 @@ function change(tx: Tx, rand: () => number, ids: Record<CollectionName, string[]
     } else if (r < 0.75) {
       const d: New<Delivery> = {
         id: randomUUID(),
+        accountId: pick(rand, ACCOUNTS),
         endpointId: pick(rand, ENDPOINTS),
         eventId: some('events') ?? randomUUID(),
         eventType: 'cashin.paid',
@@ -132,6 +134,7 @@ function change(tx: Tx, rand: () => number, ids: Record<CollectionName, string[]
       const rec = {
         id: `${principalId}:${key}`,
         principalId,
+        accountId: principalId,
         key,
         bodyHash: 'ab'.repeat(32),
         statusCode: 201,
@@ -224,9 +227,16 @@ describe('declared indexes', () => {
     const shared = [...store.transactions.scan({ order: 'oldest' })].filter((t) => t.type === 'CASH_IN' && t.externalId === 'shared');
     expect([...store.transactions.find('byExternalId', 'shared', { order: 'oldest' })]).toEqual(shared);
     const dueBy = T0 + 1800_000;
-    const due = [...store.transactions.ordered('due', dueBy)];
+    const due = ACCOUNTS.flatMap((a) => [...store.transactions.orderedIn('due', a, dueBy)]);
     expect(due.length).toBeGreaterThan(0);
     expect(due.every((t) => t.status === 'WAITING_PAYMENT' || t.status === 'PROCESSING')).toBe(true);
+    for (const a of ACCOUNTS) {
+      // each account's part of the grouped index: its own open transactions only, earliest first
+      const mine = [...store.transactions.orderedIn('due', a)];
+      expect(mine.every((t) => t.accountId === a)).toBe(true);
+      const first = store.transactions.firstAfter('due', a, -Infinity);
+      expect(first).toBe(mine.length > 0 ? Date.parse(nextAction(mine[0]!)!.at) : null);
+    }
     for (const e of ENDPOINTS) {
       const want = [...store.deliveries.scan()].filter((d) => d.endpointId === e).map((d) => d.id);
       expect([...store.deliveries.find('byEndpoint', e)].map((d) => d.id)).toEqual(want);

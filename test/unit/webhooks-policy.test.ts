@@ -15,6 +15,7 @@ function delivery(over: Partial<Delivery>): Delivery {
   return {
     seq: 1,
     id: 'd1',
+    accountId: 'a1',
     endpointId: 'ep1',
     eventId: 'e1',
     eventType: 'cashin.created',
