@@ -15,6 +15,7 @@ import { balanceRoutes } from './api/balances.js';
 import { httpsRequired } from './http/https-required.js';
 import { openApiRoutes } from './api/openapi.js';
 import { webhookControlRoutes } from './control/webhooks.js';
+import { webhookFaultRoutes } from './control/webhook-faults.js';
 import { journalStage } from './http/journal.js';
 import { adminStage } from './http/admin.js';
 import { faultStage } from './http/faults.js';
@@ -47,6 +48,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   transferRoutes,
   transactionRoutes,
   balanceRoutes,
+  webhookFaultRoutes, // before webhookControlRoutes: /_sandbox/webhooks/{id} would take its paths
   webhookControlRoutes,
   healthRoutes,
   resetRoutes,

@@ -35,6 +35,8 @@ export interface AppContext {
   config: Config;
   store: Store;
   clock: Clock;
+  /** the clock of one tenant (an account); for now every tenant shares `clock` */
+  clockOf(accountId: string): Clock;
   /** every id, payer, end-to-end id and fault draw (docs/decisions.md#d49-seeded-randomness) */
   random: RandomSource;
   /** a new record id: random.uuid */
@@ -97,6 +99,7 @@ export function createContext(parts: {
   const random = randomFor(parts.config.seed, freshStore);
   const ctx: AppContext = {
     ...rest,
+    clockOf: () => ctx.clock,
     random,
     newId: () => random.uuid(),
     journal: new Journal(Math.max(0, Math.floor(parts.config.journalSize))),

@@ -54,7 +54,7 @@ function webhooks(y: Argv): Argv {
           .option('transaction-id', { type: 'string', describe: 'only deliveries of this transaction' })
           .option('account-id', { type: 'string', describe: "only deliveries to this account's endpoints" })
           .option('event-type', { type: 'string', describe: 'only this event type, e.g. cashout.failed' })
-          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD'] })
+          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] })
           .option('limit', { type: 'number', describe: 'at most this many, newest first (default 100)' }),
       (a) =>
         runCommand(() =>

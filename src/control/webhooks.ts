@@ -28,7 +28,8 @@ import { sendPage } from './paging.js';
 const BASE = '/_sandbox/webhooks';
 
 // `/:id` must not swallow the fixed sub-paths: let them reach their own 405 answers
-const isFixed = (req: Request) => req.params.id === 'deliveries' || req.params.id === 'fire';
+const FIXED = new Set(['deliveries', 'fire', 'faults', 'send', 'sends']);
+const isFixed = (req: Request) => FIXED.has(String(req.params.id));
 /** records looked at for one page when filters go beyond the index that serves the query */
 const BUDGET = 5_000;
 

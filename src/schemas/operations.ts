@@ -40,6 +40,7 @@ import {
   webhookEndpointListQuerySchema,
   webhookEndpointsQuerySchema,
 } from './webhooks.js';
+import { WEBHOOK_FAULT_OPERATIONS } from './webhook-fault-operations.js';
 
 export interface ResponseHeader {
   description: string;
@@ -571,6 +572,7 @@ export const CONTROL_OPERATIONS: Operation[] = [
     summary: 'Remove one endpoint (its waiting deliveries become DEAD)',
     responses: { 204: noContent },
   }),
+  ...WEBHOOK_FAULT_OPERATIONS,
 
   adminOp({
     method: 'get',

@@ -1,7 +1,7 @@
 // JSON Schemas of the webhook control API (CONTRACT §8, §12): endpoint registration, the
 // delivery log's query, and firing an event.
 import { EVENT_TYPES } from '../domain/events.js';
-import type { EventType } from '../store/model.js';
+import type { DeliveryStatus, EventType } from '../store/model.js';
 import { cursorParam, pageQuerySchema, type PageQuery } from './paging.js';
 import { UUID_PATTERN } from './public.js';
 
@@ -57,7 +57,7 @@ export const deliveriesQuerySchema = {
     endpointId: uuid,
     eventId: uuid,
     accountId: uuid,
-    status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD'] },
+    status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] },
     eventType,
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     after: cursorParam,
@@ -69,7 +69,7 @@ export interface DeliveriesQuery {
   endpointId?: string;
   eventId?: string;
   accountId?: string;
-  status?: 'PENDING' | 'DELIVERED' | 'DEAD';
+  status?: DeliveryStatus;
   eventType?: EventType;
   limit: number;
   after?: number;

@@ -278,6 +278,17 @@ export interface DeliveryAttempt {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** the webhook fault that shaped this attempt (its signature, its delay, its order); absent for a plain one */
+  fault?: FaultMark;
+}
+
+/** What a webhook fault does to a delivery (docs/webhooks.md#delivery-faults). */
+export type WebhookFaultAction = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'bad-signature' | 'stale-signature';
+
+/** Which webhook fault touched a delivery or an attempt. */
+export interface FaultMark {
+  id: string;
+  action: WebhookFaultAction;
 }
 
 export interface Delivery extends Stored {
@@ -286,9 +297,32 @@ export interface Delivery extends Stored {
   eventId: string;
   eventType: EventType;
   transactionId: string;
-  status: 'PENDING' | 'DELIVERED' | 'DEAD';
+  status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   nextAttemptAt: string | null;
+  createdAt: string;
+  /** the webhook fault that applied to this delivery; absent when none did */
+  fault?: FaultMark;
+}
+
+/** DROPPED: a `drop` webhook fault kept it from being sent at all. */
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'DEAD' | 'DROPPED';
+
+/** A fault injected into webhook deliveries (docs/webhooks.md#delivery-faults); not the HTTP `Fault` above. */
+export interface WebhookFault extends Stored {
+  id: string;
+  /** the tenant whose deliveries it may touch (its endpoint's account) */
+  accountId: string;
+  endpointId: string | null;
+  eventType: EventType | null;
+  transactionId: string | null;
+  action: WebhookFaultAction;
+  /** as given (default 1) */
+  times: number;
+  /** deliveries it still applies to; the fault is removed when this reaches 0 */
+  remaining: number;
+  /** `delay` only: how long the first attempt waits, on the tenant's clock */
+  seconds: number | null;
   createdAt: string;
 }
 
@@ -304,6 +338,21 @@ export interface Fault extends Stored {
   remaining: number | null;
   probability: number;
   hits: number;
+  createdAt: string;
+}
+
+/** One `POST /_sandbox/webhooks/send`: an arbitrary body, signed as asked, sent once (docs/webhooks.md#sending-any-body). */
+export interface WebhookSend extends Stored {
+  id: string;
+  accountId: string;
+  endpointId: string;
+  url: string;
+  signature: 'valid' | 'bad' | 'stale';
+  /** the x-sandbox-event-id it carried */
+  eventId: string;
+  /** the exact bytes sent (UTF-8) */
+  body: string;
+  attempt: DeliveryAttempt;
   createdAt: string;
 }
 
@@ -333,6 +382,8 @@ export interface Data {
   events: Record<string, WebhookEvent>;
   deliveries: Record<string, Delivery>;
   faults: Record<string, Fault>;
+  webhookFaults: Record<string, WebhookFault>;
+  webhookSends: Record<string, WebhookSend>;
 }
 
 export type CollectionName = Exclude<keyof Data, 'meta'>;
@@ -351,6 +402,8 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'events',
   'deliveries',
   'faults',
+  'webhookFaults',
+  'webhookSends',
 ];
 
 export function emptyData(signingSecret: string, now: string): Data {

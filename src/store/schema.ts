@@ -17,6 +17,8 @@ import type {
   Wallet,
   WebhookEndpoint,
   WebhookEvent,
+  WebhookFault,
+  WebhookSend,
 } from './model.js';
 
 const key = <T>(fn: (r: T) => string | null | undefined): KeyIndexSpec<T> => ({ key: fn });
@@ -68,6 +70,10 @@ export const SCHEMA = {
     },
   },
   faults: { packed: false, indexes: {} },
+  /** few records, read per tenant in creation order when a delivery is queued */
+  webhookFaults: { packed: false, indexes: { byAccount: key<WebhookFault>((f) => f.accountId) } },
+  /** the log of arbitrary sends, bounded by count (webhooks/send-body.ts) */
+  webhookSends: { packed: false, indexes: { byEndpoint: key<WebhookSend>((s) => s.endpointId) } },
 } satisfies { [C in CollectionName]: { packed: boolean; indexes: Record<string, IndexSpec<EntityOf<C>>> } };
 
 type IndexesOf<C extends CollectionName> = (typeof SCHEMA)[C]['indexes'];

@@ -18,6 +18,7 @@ export function formatDelivery(d: Readonly<Delivery>, endpoint?: Readonly<Webhoo
     attempts: d.attempts,
     nextAttemptAt: d.nextAttemptAt,
     createdAt: d.createdAt,
+    ...(d.fault ? { fault: d.fault } : {}),
   };
 }
 
