@@ -1,6 +1,9 @@
 // POST /_sandbox/webhooks/send (docs/webhooks.md#sending-any-body): any JSON body reaches the
 // endpoint byte for byte, signed as asked, once; the answer is the receiver's; the send is logged.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ControlClient } from '../../src/client/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { register } from '../helpers/webhook-steps.js';
@@ -83,5 +86,56 @@ describe('POST /_sandbox/webhooks/send', () => {
     expect(r.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/body', '/endpointId', '/signature']);
     const missing = await send({ endpointId: '00000000-0000-4000-8000-00000000dead', body: {} });
     expect(missing.status).toBe(404);
+  });
+});
+
+const BIN = path.resolve('dist/bin/pix-sandbox.js');
+/** the built CLI (npm run build first), against this sandbox */
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args, '--base-url', sb.url],
+      { env: { ...env, NO_COLOR: '1' }, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('from code and from the shell', () => {
+  it('ControlClient: webhooks.faults add / list / remove / clear, webhooks.send and webhooks.sends', async () => {
+    const client = new ControlClient({ baseUrl: sb.url });
+    const f = await client.webhooks.faults.add({ endpointId: ep.id, action: 'delay', seconds: 5, times: 2 });
+    expect(f).toMatchObject({ endpointId: ep.id, action: 'delay', seconds: 5, times: 2, remaining: 2 });
+    expect((await client.webhooks.faults.list()).map((x) => x.id)).toEqual([f.id]);
+    await client.webhooks.faults.remove(f.id);
+    await client.webhooks.faults.add({ action: 'drop' });
+    await client.webhooks.faults.clear();
+    expect(await client.webhooks.faults.list()).toEqual([]);
+    expect(await client.webhooks.send({ endpointId: ep.id, body: { hello: 'world' } })).toMatchObject({ statusCode: 202, error: null });
+    expect((await client.webhooks.sends({ endpointId: ep.id, limit: 1 }))[0]).toMatchObject({
+      body: '{"hello":"world"}',
+      signature: 'valid',
+    });
+  });
+
+  it('pix-sandbox webhooks fault add | list | remove, and webhooks send', async () => {
+    const added = await cli('webhooks', 'fault', 'add', 'stale-signature', '--endpoint-id', ep.id, '--times', '3');
+    expect(added.code).toBe(0);
+    const fault = JSON.parse(added.stdout);
+    expect(fault).toMatchObject({ action: 'stale-signature', times: 3, remaining: 3, endpointId: ep.id });
+    expect(JSON.parse((await cli('webhooks', 'fault', 'list')).stdout).map((x: any) => x.id)).toEqual([fault.id]);
+    expect((await cli('webhooks', 'fault', 'remove', fault.id)).code).toBe(0);
+    const bad = await cli('webhooks', 'fault', 'add', 'drop', '--seconds', '5', '--times', '-1');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/\/seconds: is only for action delay/);
+    expect(bad.stderr).toMatch(/\/times: /);
+
+    const sent = await cli('webhooks', 'send', ep.id, '--body', '{"id":"evt_cli","type":"cashout.failed"}', '--signature', 'bad');
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ statusCode: 401, error: null });
+    expect(rx.received.at(-1)!.raw).toBe('{"id":"evt_cli","type":"cashout.failed"}');
+    expect((await cli('webhooks', 'send', ep.id, '--body', '{not json')).code).toBe(2);
   });
 });
