@@ -115,8 +115,7 @@ export function releasedBy(
   for (const d of sameTransaction) {
     if (d.id === finished.id || d.endpointId !== finished.endpointId || d.status !== 'PENDING') continue;
     if (!isHeld(d, nowIso) || !occursBefore(d, finished)) continue;
-    const { seq: _seq, ...rest } = d;
-    out.push({ ...rest, nextAttemptAt: nowIso });
+    out.push({ ...d, nextAttemptAt: nowIso });
   }
   return out;
 }
