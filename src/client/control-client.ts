@@ -31,7 +31,7 @@ import type { clockView } from '../services/clock.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
 import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
 import type { eventBody } from '../webhooks/policy.js';
-import type { formatWebhookFault, formatWebhookSend } from '../control/webhook-faults.js';
+import type { formatWebhookFault, formatWebhookSend } from '../webhooks/fault-format.js';
 import type { WebhookFaultInput, WebhookSendInput } from '../schemas/webhook-faults.js';
 import { Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 

@@ -15,21 +15,11 @@ import {
   type WebhookSendsQuery,
 } from '../schemas/webhook-faults.js';
 import { validateQuery } from '../schemas/validator.js';
-import type { WebhookFault, WebhookSend } from '../store/model.js';
+import { formatWebhookFault, formatWebhookSend } from '../webhooks/fault-format.js';
 import { clearWebhookFaults, createWebhookFault, listWebhookFaults, removeWebhookFault } from '../services/webhook-faults.js';
 import { listWebhookSends, sendWebhookBody } from '../services/webhook-send.js';
 
 const BASE = '/_sandbox/webhooks';
-
-export function formatWebhookFault(f: Readonly<WebhookFault>) {
-  const { id, accountId, endpointId, eventType, transactionId, action, times, remaining, seconds, createdAt } = f;
-  return { id, accountId, endpointId, eventType, transactionId, action, times, remaining, seconds, createdAt };
-}
-
-export function formatWebhookSend(s: Readonly<WebhookSend>) {
-  const { id, accountId, endpointId, url, signature, eventId, body, attempt, createdAt } = s;
-  return { id, accountId, endpointId, url, signature, eventId, body, attempt, createdAt };
-}
 
 export function webhookFaultRoutes(routes: Routes, ctx: AppContext): void {
   routes.get(`${BASE}/faults`, (req, res) => {

@@ -4,7 +4,7 @@
 import { EVENT_TYPES } from '../domain/events.js';
 import { payerSchema, ruleInputSchema } from './control.js';
 import { UUID_PATTERN } from './public.js';
-import { faultMarkSchema } from './webhook-faults.js';
+import { deliveryAttemptSchema, faultMarkSchema } from './webhook-faults.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -369,14 +369,7 @@ const deliveryFields = {
   eventType,
   transactionId: uuid,
   status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] },
-  attempts: arrayOf(
-    obj({ at: time, statusCode: nullable(int), error: nullable(str), durationMs: { type: 'number' }, fault: faultMarkSchema }, [
-      'at',
-      'statusCode',
-      'error',
-      'durationMs',
-    ]),
-  ),
+  attempts: arrayOf(deliveryAttemptSchema),
   nextAttemptAt: nullable(time),
   createdAt: time,
   /** only on a delivery a webhook fault touched */

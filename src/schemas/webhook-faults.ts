@@ -130,6 +130,13 @@ export const webhookSendResultSchema = obj({
   durationMs: { type: 'number' },
 });
 
+const attemptFields = {
+  at: time,
+  statusCode: nullable({ type: 'integer' }),
+  error: nullable({ type: 'string' }),
+  durationMs: { type: 'number' },
+};
+
 export const webhookSendSchema = obj({
   id: ruuid,
   accountId: ruuid,
@@ -138,12 +145,11 @@ export const webhookSendSchema = obj({
   signature: { type: 'string', enum: SEND_SIGNATURES },
   eventId: { type: 'string' },
   body: { type: 'string' },
-  attempt: obj(
-    { at: time, statusCode: nullable({ type: 'integer' }), error: nullable({ type: 'string' }), durationMs: { type: 'number' } },
-    ['at', 'statusCode', 'error', 'durationMs'],
-  ),
+  attempt: obj(attemptFields),
   createdAt: time,
 });
 
 /** The mark a fault leaves on a delivery and on the attempt it shaped (src/schemas/responses.ts adds it there). */
 export const faultMarkSchema = obj({ id: ruuid, action: { type: 'string', enum: WEBHOOK_FAULT_ACTIONS } });
+/** One attempt of a delivery, with the mark when a fault shaped it. */
+export const deliveryAttemptSchema = obj({ ...attemptFields, fault: faultMarkSchema }, Object.keys(attemptFields));

@@ -4,6 +4,10 @@
 // set by the store (lists are ordered by it; docs/store.md).
 // Money is always integer cents; timestamps are ISO 8601 UTC strings from the sandbox clock.
 
+import type { FaultMark, WebhookFault, WebhookSend } from './webhook-fault-model.js';
+
+export type * from './webhook-fault-model.js';
+
 export const SCHEMA_VERSION = 1;
 
 /** What the store adds to every record. */
@@ -282,15 +286,6 @@ export interface DeliveryAttempt {
   fault?: FaultMark;
 }
 
-/** What a webhook fault does to a delivery (docs/webhooks.md#delivery-faults). */
-export type WebhookFaultAction = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'bad-signature' | 'stale-signature';
-
-/** Which webhook fault touched a delivery or an attempt. */
-export interface FaultMark {
-  id: string;
-  action: WebhookFaultAction;
-}
-
 export interface Delivery extends Stored {
   id: string;
   endpointId: string;
@@ -308,24 +303,6 @@ export interface Delivery extends Stored {
 /** DROPPED: a `drop` webhook fault kept it from being sent at all. */
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'DEAD' | 'DROPPED';
 
-/** A fault injected into webhook deliveries (docs/webhooks.md#delivery-faults); not the HTTP `Fault` above. */
-export interface WebhookFault extends Stored {
-  id: string;
-  /** the tenant whose deliveries it may touch (its endpoint's account) */
-  accountId: string;
-  endpointId: string | null;
-  eventType: EventType | null;
-  transactionId: string | null;
-  action: WebhookFaultAction;
-  /** as given (default 1) */
-  times: number;
-  /** deliveries it still applies to; the fault is removed when this reaches 0 */
-  remaining: number;
-  /** `delay` only: how long the first attempt waits, on the tenant's clock */
-  seconds: number | null;
-  createdAt: string;
-}
-
 export interface Fault extends Stored {
   id: string;
   method: string | null;
@@ -338,21 +315,6 @@ export interface Fault extends Stored {
   remaining: number | null;
   probability: number;
   hits: number;
-  createdAt: string;
-}
-
-/** One `POST /_sandbox/webhooks/send`: an arbitrary body, signed as asked, sent once (docs/webhooks.md#sending-any-body). */
-export interface WebhookSend extends Stored {
-  id: string;
-  accountId: string;
-  endpointId: string;
-  url: string;
-  signature: 'valid' | 'bad' | 'stale';
-  /** the x-sandbox-event-id it carried */
-  eventId: string;
-  /** the exact bytes sent (UTF-8) */
-  body: string;
-  attempt: DeliveryAttempt;
   createdAt: string;
 }
 
