@@ -5,7 +5,7 @@ import { api, asList } from './api.js';
 import { h, reconcile, show } from './dom.js';
 import { shortId } from './format.js';
 import { act } from './kit.js';
-import { endpointUrl } from './shared.js';
+import { accountName, endpointUrl } from './shared.js';
 
 export const FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'];
 
@@ -14,7 +14,7 @@ const empty = document.getElementById('webhook-fault-empty');
 
 function scopeText(f) {
   const parts = [f.eventType ?? 'every event'];
-  if (f.endpointId) parts.push(`to ${endpointUrl(f.endpointId)}`);
+  parts.push(f.endpointId ? `to ${endpointUrl(f.endpointId)}` : `to ${accountName(f.accountId)}'s endpoints`);
   if (f.transactionId) parts.push(`of ${shortId(f.transactionId)}`);
   return parts.join(' ');
 }
