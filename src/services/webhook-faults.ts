@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';
 import type { WebhookFaultInput } from '../schemas/webhook-faults.js';
 import type { Delivery, New, WebhookFault } from '../store/model.js';
+import { heldKey } from '../store/schema.js';
 import type { Reads, Tx } from '../store/store.js';
 import { defaultAccount } from './accounts.js';
 import { applyFault, firstMatchingFault, releasedBy, type DeliveryFacts } from '../webhooks/faults.js';
@@ -88,6 +89,7 @@ export function releaseHeldDeliveries(tx: Tx, finished: Readonly<Delivery>, nowI
   if (finished.status !== 'DELIVERED') return;
   const eventOf = (id: string) => tx.events.get(id);
   const before = (a: Readonly<Delivery>, b: Readonly<Delivery>) => occursBefore(a, b, eventOf);
-  for (const d of releasedBy(finished, tx.deliveries.find('byTransaction', finished.transactionId), before, nowIso))
-    tx.put('deliveries', d);
+  // through the index of held deliveries: after a delivery no fault held back, one empty lookup
+  const held = [...tx.deliveries.find('byHeld', heldKey(finished.endpointId, finished.transactionId))];
+  for (const d of releasedBy(finished, held, before, nowIso)) tx.put('deliveries', d);
 }

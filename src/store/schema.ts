@@ -27,6 +27,8 @@ const instant = (iso: string | null | undefined): number | null => (iso ? Date.p
 
 /** The key of a merchant's document within its account (documents are unique per account). */
 export const documentKey = (accountId: string, document: string): string => `${accountId}:${document}`;
+/** The key of the deliveries a `reorder` webhook fault holds back, per endpoint and transaction (webhooks/faults.ts). */
+export const heldKey = (endpointId: string, transactionId: string): string => `${endpointId}:${transactionId}`;
 /** The key of an account's transactions in one status. */
 export const accountStatusKey = (accountId: string, status: string): string => `${accountId}:${status}`;
 
@@ -67,6 +69,10 @@ export const SCHEMA = {
       byStatus: key<Delivery>((d) => d.status),
       /** PENDING deliveries by the instant of their next attempt */
       byNextAttempt: order<Delivery>((d) => (d.status === 'PENDING' ? instant(d.nextAttemptAt) : null)),
+      /** deliveries a `reorder` fault may still hold (not attempted yet): only those are in it */
+      byHeld: key<Delivery>((d) =>
+        d.status === 'PENDING' && d.fault?.action === 'reorder' && d.attempts.length === 0 ? heldKey(d.endpointId, d.transactionId) : null,
+      ),
     },
   },
   faults: { packed: false, indexes: {} },
