@@ -21,6 +21,7 @@ import { controlTransferOperations } from './control/transfers.js';
 import { pixKeyOperations } from './control/pix-keys.js';
 import { ruleOperations } from './control/rules.js';
 import { webhookControlOperations } from './control/webhooks.js';
+import { webhookFaultOperations } from './control/webhook-faults.js';
 import { requestOperations } from './control/requests.js';
 import { faultOperations } from './control/faults.js';
 import { uiOperations } from './control/ui.js';
@@ -48,6 +49,7 @@ export const OPERATIONS: readonly RouteOperation[] = [
   ...pixKeyOperations,
   ...ruleOperations,
   ...webhookControlOperations,
+  ...webhookFaultOperations,
   ...requestOperations,
   ...faultOperations,
   ...uiOperations,

@@ -48,6 +48,7 @@ const TONES = {
   INACTIVE: 'muted',
   FAILED: 'bad',
   DEAD: 'bad',
+  DROPPED: 'muted',
   SUSPENDED: 'bad',
 };
 const MARKS = { ok: '✓', bad: '✕', warn: '◷', info: '↻', muted: '–' };

@@ -48,7 +48,12 @@ export function fillAccountPickers() {
 /** The attempts of a delivery, in a disclosure whose open state survives refreshes. */
 export function attemptsDetails(d) {
   const attempts = Array.isArray(d.attempts) ? d.attempts : [];
-  const summary = attempts.length === 0 ? 'no attempt yet' : `${attempts.length} attempt${attempts.length > 1 ? 's' : ''}`;
+  const summary =
+    attempts.length === 0
+      ? d.status === 'DROPPED'
+        ? 'dropped by a fault'
+        : 'no attempt yet'
+      : `${attempts.length} attempt${attempts.length > 1 ? 's' : ''}`;
   return h(
     'details',
     { class: 'attempts', dataset: { fk: 'attempts' } },
@@ -67,6 +72,7 @@ export function attemptsDetails(d) {
               httpBadge(a.statusCode),
               ` ${a.durationMs ?? '?'} ms`,
               a.error ? h('span', { class: 'error-text', text: ` ${a.error}` }) : null,
+              a.fault ? h('span', { class: 'muted small', text: ` (fault: ${a.fault.action})` }) : null,
             ),
           ),
         ),

@@ -1,11 +1,12 @@
-// The webhooks panel: endpoints (register, delete), the delivery log with every attempt and
-// redeliver, and firing an event for any transaction.
+// The webhooks panel: endpoints (register, delete), the delivery log with every attempt,
+// redeliver and a delivery fault to add, the faults waiting, and firing an event for any transaction.
 import { api, apiPage, asList, query } from './api.js';
 import { formValues, h, reconcile, show } from './dom.js';
 import { badge, dateTime, shortId } from './format.js';
 import { act, copyButton } from './kit.js';
 import { pager } from './pager.js';
 import { accountName, attemptsDetails, endpointUrl, EVENT_TYPES, firedText, redeliverButton, state } from './shared.js';
+import { faultForm, refreshWebhookFaults } from './webhook-faults.js';
 
 const endpointRows = document.getElementById('endpoint-rows');
 const endpointEmpty = document.getElementById('endpoint-empty');
@@ -99,9 +100,9 @@ function deliveryRow(d) {
       }),
     ),
     h('td', { class: 'mono small wrap', text: d.url ?? endpointUrl(d.endpointId) }),
-    h('td', {}, badge(d.status)),
+    h('td', {}, badge(d.status), d.fault ? h('span', { class: 'muted small', text: ` ${d.fault.action}` }) : null),
     h('td', {}, attemptsDetails(d)),
-    h('td', { class: 'actions' }, redeliverButton(d)),
+    h('td', { class: 'actions' }, redeliverButton(d), ' ', faultForm(d)),
   );
 }
 
@@ -111,7 +112,7 @@ export async function refreshEndpoints() {
 }
 
 export async function refresh() {
-  await refreshEndpoints();
+  await Promise.all([refreshEndpoints(), refreshWebhookFaults()]);
   reconcile(endpointRows, state.endpoints, { key: (ep) => ep.id, render: endpointRow });
   show(endpointEmpty, state.endpoints.length === 0);
   const status = deliveryStatus.value;

@@ -3,12 +3,13 @@ import type { Argv } from 'yargs';
 import type { DeliveriesQuery } from '../schemas/webhooks.js';
 import type { EventType } from '../store/model.js';
 import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
+import { webhookFaultCommands } from './webhook-fault-commands.js';
 
 /** An empty flag (--account-id '') filters nothing. */
 const given = <T>(v: T | undefined): T | undefined => (v === '' ? undefined : v);
 
 function webhooks(y: Argv): Argv {
-  return y
+  return webhookFaultCommands(y)
     .command(
       'list',
       'list the registered webhook endpoints',
@@ -54,7 +55,7 @@ function webhooks(y: Argv): Argv {
           .option('transaction-id', { type: 'string', describe: 'only deliveries of this transaction' })
           .option('account-id', { type: 'string', describe: "only deliveries to this account's endpoints" })
           .option('event-type', { type: 'string', describe: 'only this event type, e.g. cashout.failed' })
-          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD'] })
+          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] })
           .option('limit', { type: 'number', describe: 'at most this many, newest first (default 100)' }),
       (a) =>
         runCommand(() =>
@@ -86,7 +87,7 @@ function webhooks(y: Argv): Argv {
       (c) => connectionOptions(c).positional('deliveryId', { type: 'string', demandOption: true }),
       (a) => runCommand(() => clientOf(a).webhooks.redeliver(String(a.deliveryId))),
     )
-    .demandCommand(1, 'name a webhooks command: list, add, remove, deliveries, fire, redeliver');
+    .demandCommand(1, 'name a webhooks command: list, add, remove, deliveries, fire, redeliver, fault, send');
 }
 
 function accounts(y: Argv): Argv {
@@ -142,7 +143,9 @@ function accounts(y: Argv): Argv {
 
 export function resourceCommands(y: Argv): Argv {
   return y
-    .command('webhooks <command>', 'webhook endpoints and deliveries: list, add, remove, deliveries, fire, redeliver', (c) => webhooks(c))
+    .command('webhooks <command>', 'webhook endpoints and deliveries: list, add, remove, deliveries, fire, redeliver, fault, send', (c) =>
+      webhooks(c),
+    )
     .command('accounts <command>', 'tenants: create, list, credit', (c) => accounts(c))
     .command(
       'clock',

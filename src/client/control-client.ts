@@ -30,7 +30,9 @@ import type { JournalEntry } from '../http/journal-entry.js';
 import type { clockView } from '../services/clock.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
 import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
-import type { eventBody } from '../webhooks/policy.js';
+import type { eventBody } from '../domain/deliveries.js';
+import type { formatWebhookFault, formatWebhookSend } from '../webhooks/fault-format.js';
+import type { WebhookFaultInput, WebhookSendInput } from '../schemas/webhook-faults.js';
 import { Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 
 export type Payer = NonNullable<ChargePayBody['payer']>;
@@ -46,6 +48,17 @@ export type WebhookEndpointView = ReturnType<typeof formatEndpoint>;
 export type WebhookDelivery = ReturnType<typeof formatDelivery>;
 export type WebhookDeliveryDetail = ReturnType<typeof formatDeliveryDetail>;
 export type WebhookEventBody = ReturnType<typeof eventBody>;
+export type WebhookFaultView = ReturnType<typeof formatWebhookFault>;
+export type WebhookSendView = ReturnType<typeof formatWebhookSend>;
+/** POST /_sandbox/webhooks/faults (docs/webhooks.md#delivery-faults); `times` defaults to 1 */
+export type WebhookFaultBody = Omit<WebhookFaultInput, 'times'> & { times?: number };
+/** POST /_sandbox/webhooks/send (docs/webhooks.md#sending-any-body); `signature` defaults to valid */
+export type WebhookSendBody = Omit<WebhookSendInput, 'signature'> & { signature?: WebhookSendInput['signature'] };
+export interface WebhookSendResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
 /** GET /_sandbox/health: 200 when ready; health() throws a SandboxApiError (503) while starting or stopping. */
 export interface SandboxHealth {
   status: 'ok' | 'starting' | 'stopping';
@@ -220,6 +233,18 @@ export class ControlClient {
     /** Sends an event for a transaction now (its current status' event unless `type` is given). */
     fire: (input: FireInput): Promise<{ event: WebhookEventBody; deliveries: WebhookDelivery[] }> =>
       this.call('POST', '/webhooks/fire', input),
+    /** Delivery faults: duplicate, reorder, delay, drop, bad-signature, stale-signature. */
+    faults: {
+      add: (fault: WebhookFaultBody): Promise<WebhookFaultView> => this.call('POST', '/webhooks/faults', fault),
+      list: (filter: { accountId?: string } = {}): Promise<WebhookFaultView[]> => this.call('GET', '/webhooks/faults', undefined, filter),
+      remove: (id: string): Promise<void> => this.call('DELETE', `/webhooks/faults/${seg(id)}`),
+      clear: (filter: { accountId?: string } = {}): Promise<void> => this.call('DELETE', '/webhooks/faults', undefined, filter),
+    },
+    /** Sends any JSON body to an endpoint once, signed as asked; answers the receiver's status. */
+    send: (input: WebhookSendBody): Promise<WebhookSendResult> => this.call('POST', '/webhooks/send', input),
+    /** The log of those sends, newest first. */
+    sends: (filter: { endpointId?: string; limit?: number } = {}): Promise<WebhookSendView[]> =>
+      this.call('GET', '/webhooks/sends', undefined, filter),
   };
 
   readonly faults = {

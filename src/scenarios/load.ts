@@ -161,7 +161,7 @@ function referenceProblems(file: string, sc: Partial<Scenario>): LoadProblem[] {
     if (typeof as === 'string' && as.startsWith('merchant:') && !saved.has(as.slice('merchant:'.length)))
       problems.push(withStep({ file, pointer: `/steps/${i}/request/as`, message: `${as} needs an earlier step with save: ${as.slice(9)} (createMerchant or POST /v1/merchants)` }, sc));
     if (typeof save === 'string') saved.add(save);
-    if ((stepKindOf(step) === 'expectWebhook' || stepKindOf(step) === 'receiver') && step.eventually !== undefined)
+    if (['expectWebhook', 'expectNoWebhook', 'receiver'].includes(stepKindOf(step)) && step.eventually !== undefined)
       problems.push(withStep({ file, pointer: `/steps/${i}/eventually`, message: `${stepKindOf(step)} makes no call to repeat (expectWebhook waits on its own: use within)` }, sc));
     if (stepKindOf(step) === 'expectWebhook' && step.expect)
       problems.push(withStep({ file, pointer: `/steps/${i}/expect`, message: 'expectWebhook takes its matcher in expectWebhook.data, not expect' }, sc));

@@ -23,14 +23,18 @@ export interface ReceivedWebhook {
   signatureProblem?: string;
   /** the status the receiver answered */
   answered: number;
-  /** taken by an expectWebhook step */
+  /** taken by an expectWebhook step (or ignored as a duplicate) */
   consumed: boolean;
+  /** a de-duplicating inbox had already taken this event id: acknowledged, and ignored */
+  duplicate?: boolean;
 }
 
 const MAX_BODY = 1024 * 1024;
+/** how far `t` may be from the receiver's clock, as docs/webhooks.md#verifying-the-signature advises */
+export const TOLERANCE_SECONDS = 300;
 
-/** Checks `x-sandbox-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
-export function verifySignature(header: string | undefined, raw: string, secret: string): string | null {
+/** Checks `x-sandbox-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, and that `t` is recent. */
+export function verifySignature(header: string | undefined, raw: string, secret: string, nowSeconds = Date.now() / 1000): string | null {
   if (!header) return 'no x-sandbox-signature header';
   const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const t = parts.get('t');
@@ -39,6 +43,8 @@ export function verifySignature(header: string | undefined, raw: string, secret:
   const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest();
   const given = Buffer.from(v1, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'x-sandbox-signature does not match the endpoint secret';
+  if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS)
+    return `x-sandbox-signature is correct but its t=${t} is more than ${TOLERANCE_SECONDS} s from now (a replay?)`;
   return null;
 }
 
@@ -46,7 +52,10 @@ export class Inbox {
   secret: string | null = null;
   failNext = 0;
   failStatus = 500;
+  /** acknowledge a correctly signed event whose id was already taken, and ignore it (docs/webhooks.md#a-receiver-that-survives-faults) */
+  dedupe = false;
   readonly hits: ReceivedWebhook[] = [];
+  private readonly taken = new Set<string>();
   private waiters = new Set<() => void>();
 
   constructor(readonly id: string) {}
@@ -65,6 +74,9 @@ export class Inbox {
       this.failNext--;
       answered = this.failStatus;
     } else if (problem) answered = 401;
+    const id = answered < 300 && this.secret !== null && typeof event?.id === 'string' ? event.id : undefined;
+    const duplicate = this.dedupe && id !== undefined && this.taken.has(id);
+    if (id !== undefined) this.taken.add(id);
     this.hits.push({
       receivedAt: new Date().toISOString(),
       headers,
@@ -73,7 +85,8 @@ export class Inbox {
       signatureValid: this.secret === null ? null : !problem,
       ...(problem ? { signatureProblem: problem } : {}),
       answered,
-      consumed: false,
+      consumed: duplicate,
+      ...(duplicate ? { duplicate } : {}),
     });
     for (const w of this.waiters) w();
     return answered;

@@ -9,7 +9,7 @@ import type { LoadedScenario } from './load.js';
 import type { WebhookReceiver } from './receiver.js';
 import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
 import { ScenarioState, StepError, type RunEnv } from './state.js';
-import { callOf, checkExchange, expectWebhook, perform } from './steps.js';
+import { callOf, checkExchange, expectNoWebhook, expectWebhook, perform } from './steps.js';
 
 export function stepName(step: Step, index: number): string {
   if (step.name) return step.name;
@@ -17,6 +17,7 @@ export function stepName(step: Step, index: number): string {
   const v = step[kind];
   if (kind === 'request') return `${(v as { method: string }).method.toUpperCase()} ${(v as { path: string }).path}`;
   if (kind === 'expectWebhook') return `expect webhook ${(v as { type: string }).type}`;
+  if (kind === 'expectNoWebhook') return `expect no webhook ${(v as { type: string }).type}`;
   return `${kind} (step ${index + 1})`;
 }
 
@@ -35,7 +36,8 @@ async function setupCall(st: ScenarioState, method: string, path: string, body: 
   return (ex.response.body ?? {}) as Record<string, unknown>;
 }
 
-const usesWebhooks = (sc: Scenario) => sc.steps.some((s) => s.expectWebhook !== undefined || s.receiver !== undefined);
+const WEBHOOK_STEPS = ['expectWebhook', 'expectNoWebhook', 'receiver', 'webhookFault', 'sendWebhook'] as const;
+const usesWebhooks = (sc: Scenario) => sc.steps.some((s) => WEBHOOK_STEPS.some((k) => s[k] !== undefined));
 
 async function setUp(loaded: LoadedScenario, st: ScenarioState, receiver: WebhookReceiver | null, runId: string): Promise<string> {
   const sc = loaded.scenario;
@@ -54,7 +56,10 @@ async function setUp(loaded: LoadedScenario, st: ScenarioState, receiver: Webhoo
     st.inbox = inbox;
     const ep = await setupCall(st, 'POST', '/_sandbox/webhooks', { url, accountId: account.id }, 'registering the webhook receiver');
     inbox.secret = String(ep.secret);
+    st.endpointId = String(ep.id);
     st.cleanup.push({ method: 'DELETE', path: `/_sandbox/webhooks/${seg(String(ep.id))}` });
+    // webhook faults of the tenant that a webhookFault step left unspent (the tenant itself stays)
+    st.cleanup.push({ method: 'DELETE', path: `/_sandbox/webhooks/faults?accountId=${seg(String(account.id))}` });
   }
   for (const key of sc.fixtures?.pixKeys ?? []) {
     const made = await setupCall(st, 'POST', '/_sandbox/pix-keys', interpolate(key, st.scope), `adding pix key ${String(key.key)}`);
@@ -76,11 +81,23 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
     const s = interpolate(raw, st.scope) as Step;
     let saved: { status?: number; headers?: Record<string, string>; body?: unknown } | null = null;
     if (kind === 'receiver') {
-      const r = s.receiver as { failNext: number; status?: number };
+      const r = s.receiver as { failNext?: number; status?: number; dedupe?: boolean };
       if (!st.inbox) throw new StepError('no webhook receiver for this scenario');
-      st.inbox.failNext = r.failNext;
-      st.inbox.failStatus = r.status ?? 500;
-      result.summary = `receiver fails the next ${r.failNext} deliveries with ${st.inbox.failStatus}`;
+      const said: string[] = [];
+      if (r.failNext !== undefined) {
+        st.inbox.failNext = r.failNext;
+        st.inbox.failStatus = r.status ?? 500;
+        said.push(`fails the next ${r.failNext} deliveries with ${st.inbox.failStatus}`);
+      }
+      if (r.dedupe !== undefined) {
+        st.inbox.dedupe = r.dedupe;
+        said.push(r.dedupe ? 'ignores an event id it has already taken' : 'takes every copy');
+      }
+      result.summary = `receiver ${said.join(', ')}`;
+    } else if (kind === 'expectNoWebhook') {
+      const spec = s.expectNoWebhook as { type: string; within: number };
+      await expectNoWebhook(spec, st);
+      result.summary = `no ${spec.type} within ${spec.within} s`;
     } else if (kind === 'expectWebhook') {
       const defaultMs = sc.webhookTimeout !== undefined ? sc.webhookTimeout * 1000 : st.env.webhookTimeoutMs;
       const hit = await expectWebhook(s.expectWebhook as { type: string }, st, defaultMs);

@@ -38,6 +38,8 @@ export class ScenarioState {
   readonly principals = new Map<string, Credentials>();
   private tokens = new Map<string, string>();
   inbox: Inbox | null = null;
+  /** the scenario's webhook endpoint (its receiver's inbox), once registered */
+  endpointId: string | null = null;
   /** control calls that undo global fixtures (pix keys, rules, the webhook endpoint) */
   readonly cleanup: { method: string; path: string }[] = [];
 

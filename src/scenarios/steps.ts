@@ -25,6 +25,11 @@ export interface HttpCall {
 const idSpec = (v: unknown, field = 'id'): Spec => (typeof v === 'string' ? { [field]: v } : (v as Spec));
 const optional = (o: Spec, ...keys: string[]): Spec => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 
+function endpointOf(st: ScenarioState): string {
+  if (!st.endpointId) throw new StepError('no webhook receiver for this scenario');
+  return st.endpointId;
+}
+
 function defaultAs(path: string): string {
   if (path.startsWith('/_sandbox')) return 'admin';
   if (path.startsWith('/v1/oauth')) return 'none';
@@ -71,6 +76,11 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
       return admin('POST', '/_sandbox/rules', v);
     case 'fire':
       return admin('POST', '/_sandbox/webhooks/fire', idSpec(value, 'transactionId'));
+    // webhook faults and sends go to the scenario's own endpoint (its receiver)
+    case 'webhookFault':
+      return admin('POST', '/_sandbox/webhooks/faults', { ...v, endpointId: endpointOf(st) });
+    case 'sendWebhook':
+      return admin('POST', '/_sandbox/webhooks/send', { ...v, endpointId: endpointOf(st) });
     case 'createMerchant': {
       const short = Math.floor(st.random() * 2 ** 32)
         .toString(16)
@@ -87,6 +97,7 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
     }
     case 'receiver':
     case 'expectWebhook':
+    case 'expectNoWebhook':
       return null;
   }
 }
@@ -132,12 +143,28 @@ export function checkExchange(ex: HttpExchange, expect: { status?: unknown; body
   return new StepError(`${first.path}: ${first.message}${more}`, ex, mismatches);
 }
 
+type WebhookSpec = { type: string; data?: unknown; within?: number };
+const fitsSpec = (spec: WebhookSpec) => (h: ReceivedWebhook) =>
+  !h.consumed && h.event?.type === spec.type && (spec.data === undefined || match(spec.data, h.event.data, '/data').length === 0);
+
+/**
+ * Passes when, for `within` seconds, no event that expectWebhook would take (accepted, correctly
+ * signed, of the type, data matching, not yet consumed) is or comes in the inbox.
+ */
+export async function expectNoWebhook(spec: WebhookSpec & { within: number }, st: ScenarioState): Promise<void> {
+  const inbox = st.inbox;
+  if (!inbox) throw new StepError('no webhook receiver for this scenario');
+  const fits = fitsSpec(spec);
+  const hit = await inbox.waitFor((hits) => hits.find((h) => fits(h) && h.signatureValid !== false), spec.within * 1000);
+  if (hit) throw new StepError(`a ${spec.type} event ${hit.event?.id ?? ''} arrived (at ${hit.receivedAt}), expected none within ${spec.within} s`);
+}
+
 /** Waits (bounded) for an accepted, correctly signed event of the type whose data matches; consumes it. */
-export async function expectWebhook(spec: { type: string; data?: unknown; within?: number }, st: ScenarioState, defaultMs: number): Promise<ReceivedWebhook> {
+export async function expectWebhook(spec: WebhookSpec, st: ScenarioState, defaultMs: number): Promise<ReceivedWebhook> {
   const inbox = st.inbox;
   if (!inbox) throw new StepError('no webhook receiver for this scenario');
   const ms = spec.within !== undefined ? spec.within * 1000 : defaultMs;
-  const fits = (h: ReceivedWebhook) => !h.consumed && h.event?.type === spec.type && (spec.data === undefined || match(spec.data, h.event.data, '/data').length === 0);
+  const fits = fitsSpec(spec);
   const hit = await inbox.waitFor((hits) => hits.find((h) => fits(h) && h.signatureValid !== false), ms);
   if (hit) {
     hit.consumed = true;

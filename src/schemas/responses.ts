@@ -4,6 +4,7 @@
 import { EVENT_TYPES } from '../domain/events.js';
 import { payerSchema, ruleInputSchema } from './control.js';
 import { UUID_PATTERN } from './public.js';
+import { deliveryAttemptSchema, faultMarkSchema } from './webhook-faults.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -166,12 +167,7 @@ export const healthSchema = obj({
   version: str,
   uptimeSeconds: cents,
 });
-export const clockSchema = obj({
-  accountId: nullable(uuid),
-  now: time,
-  offsetSeconds: { type: 'number' },
-  frozen: bool,
-});
+export const clockSchema = obj({ accountId: nullable(uuid), now: time, offsetSeconds: { type: 'number' }, frozen: bool });
 
 const accountFields = {
   id: uuid,
@@ -372,13 +368,19 @@ const deliveryFields = {
   eventId: uuid,
   eventType,
   transactionId: uuid,
-  status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD'] },
-  attempts: arrayOf(obj({ at: time, statusCode: nullable(int), error: nullable(str), durationMs: { type: 'number' } })),
+  status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] },
+  attempts: arrayOf(deliveryAttemptSchema),
   nextAttemptAt: nullable(time),
   createdAt: time,
+  /** only on a delivery a webhook fault touched */
+  fault: faultMarkSchema,
 };
-export const deliverySchema = obj(deliveryFields);
-export const deliveryDetailSchema = obj({ ...deliveryFields, event: { oneOf: [webhookEventSchema, { type: 'null' }] } });
+const deliveryRequired = Object.keys(deliveryFields).filter((k) => k !== 'fault');
+export const deliverySchema = obj(deliveryFields, deliveryRequired);
+export const deliveryDetailSchema = obj({ ...deliveryFields, event: { oneOf: [webhookEventSchema, { type: 'null' }] } }, [
+  ...deliveryRequired,
+  'event',
+]);
 export const fireResultSchema = obj({ event: webhookEventSchema, deliveries: arrayOf(deliverySchema) });
 
 // ---- the document itself (GET /openapi.json): its frame; OpenAPI 3.1 itself says the rest ----

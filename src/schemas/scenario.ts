@@ -42,6 +42,9 @@ export const STEP_KINDS = [
   'fire',
   'receiver',
   'expectWebhook',
+  'expectNoWebhook',
+  'webhookFault',
+  'sendWebhook',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -182,9 +185,13 @@ export const stepSchema = {
     },
     receiver: {
       type: 'object',
-      required: ['failNext'],
+      minProperties: 1,
       additionalProperties: false,
-      properties: { failNext: { type: 'integer', minimum: 0, maximum: 1000 }, status: { type: 'integer', minimum: 400, maximum: 599 } },
+      properties: {
+        failNext: { type: 'integer', minimum: 0, maximum: 1000 },
+        status: { type: 'integer', minimum: 400, maximum: 599 },
+        dedupe: { type: 'boolean' },
+      },
     },
     expectWebhook: {
       type: 'object',
@@ -195,6 +202,29 @@ export const stepSchema = {
         data: matcher,
         within: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
       },
+    },
+    expectNoWebhook: {
+      type: 'object',
+      required: ['type', 'within'],
+      additionalProperties: false,
+      properties: {
+        type: eventType,
+        data: matcher,
+        within: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
+      },
+    },
+    // the fault's own rules (an action, seconds for delay only) are checked by the sandbox (POST /_sandbox/webhooks/faults)
+    webhookFault: {
+      type: 'object',
+      required: ['action'],
+      additionalProperties: false,
+      properties: { action: str, eventType, transactionId: str, times: intOrExpr(1, 1_000_000), seconds: intOrExpr(1, 2_592_000) },
+    },
+    sendWebhook: {
+      type: 'object',
+      required: ['body'],
+      additionalProperties: false,
+      properties: { body: {}, signature: { type: 'string', enum: ['valid', 'bad', 'stale'] } },
     },
   },
   oneOf: STEP_KINDS.map((k) => ({ required: [k] })),

@@ -53,7 +53,7 @@ export const deliveriesQuerySchema = {
     endpointId: uuid,
     eventId: uuid,
     accountId: uuid,
-    status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD'] },
+    status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] },
     eventType,
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     after: cursorParam,

@@ -5,6 +5,7 @@
 import type { Tx } from '../store/store.js';
 import type { Delivery, EventType, New, Transaction, WebhookEvent } from '../store/model.js';
 import { eventData, eventTypeFor } from '../domain/events.js';
+import { applyWebhookFaults } from './webhook-faults.js';
 
 export function emitEvent(
   tx: Tx,
@@ -19,7 +20,8 @@ export function emitEvent(
     if (!ep.events || ep.events.includes(type)) endpoints.push(ep.id);
   if (endpoints.length === 0) return event;
   tx.put('events', event);
-  for (const ep of endpoints) queueDelivery(tx, ep, event, now, newId);
+  // a webhook fault of the tenant may shape each new delivery (`now` is the tenant's clock at the change)
+  for (const ep of endpoints) applyWebhookFaults(tx, queueDelivery(tx, ep, event, now, newId), t.accountId, Date.parse(now), newId);
   return event;
 }
 

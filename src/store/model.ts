@@ -4,6 +4,10 @@
 // set by the store (lists are ordered by it; docs/store.md).
 // Money is always integer cents; timestamps are ISO 8601 UTC strings from the sandbox clock.
 
+import type { FaultMark, WebhookFault, WebhookSend } from './webhook-fault-model.js';
+
+export type * from './webhook-fault-model.js';
+
 export const SCHEMA_VERSION = 1;
 
 /** What the store adds to every record. */
@@ -290,6 +294,8 @@ export interface DeliveryAttempt {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** the webhook fault that shaped this attempt (its signature, its delay, its order); absent for a plain one */
+  fault?: FaultMark;
 }
 
 export interface Delivery extends Stored {
@@ -300,11 +306,16 @@ export interface Delivery extends Stored {
   eventId: string;
   eventType: EventType;
   transactionId: string;
-  status: 'PENDING' | 'DELIVERED' | 'DEAD';
+  status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   nextAttemptAt: string | null;
   createdAt: string;
+  /** the webhook fault that applied to this delivery; absent when none did */
+  fault?: FaultMark;
 }
+
+/** DROPPED: a `drop` webhook fault kept it from being sent at all. */
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'DEAD' | 'DROPPED';
 
 export interface Fault extends Stored {
   id: string;
@@ -347,6 +358,8 @@ export interface Data {
   events: Record<string, WebhookEvent>;
   deliveries: Record<string, Delivery>;
   faults: Record<string, Fault>;
+  webhookFaults: Record<string, WebhookFault>;
+  webhookSends: Record<string, WebhookSend>;
 }
 
 export type CollectionName = Exclude<keyof Data, 'meta'>;
@@ -365,6 +378,8 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'events',
   'deliveries',
   'faults',
+  'webhookFaults',
+  'webhookSends',
 ];
 
 export function emptyData(signingSecret: string, now: string): Data {

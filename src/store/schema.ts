@@ -18,6 +18,8 @@ import type {
   Wallet,
   WebhookEndpoint,
   WebhookEvent,
+  WebhookFault,
+  WebhookSend,
 } from './model.js';
 
 const key = <T>(fn: (r: T) => string | null | undefined): KeyIndexSpec<T> => ({ key: fn });
@@ -29,6 +31,8 @@ const instant = (iso: string | null | undefined): number | null => (iso ? Date.p
 
 /** The key of a merchant's document within its account (documents are unique per account). */
 export const documentKey = (accountId: string, document: string): string => `${accountId}:${document}`;
+/** The key of the deliveries a `reorder` webhook fault holds back, per endpoint and transaction (domain/webhook-faults.ts). */
+export const heldKey = (endpointId: string, transactionId: string): string => `${endpointId}:${transactionId}`;
 /** The key of an account's transactions in one status. */
 export const accountStatusKey = (accountId: string, status: string): string => `${accountId}:${status}`;
 
@@ -84,9 +88,17 @@ export const SCHEMA = {
         (d) => d.accountId,
         (d) => (d.status === 'PENDING' ? instant(d.nextAttemptAt) : null),
       ),
+      /** deliveries a `reorder` fault may still hold (not attempted yet): only those are in it */
+      byHeld: key<Delivery>((d) =>
+        d.status === 'PENDING' && d.fault?.action === 'reorder' && d.attempts.length === 0 ? heldKey(d.endpointId, d.transactionId) : null,
+      ),
     },
   },
   faults: { packed: false, indexes: {} },
+  /** few records, read per tenant in creation order when a delivery is queued */
+  webhookFaults: { packed: false, indexes: { byAccount: key<WebhookFault>((f) => f.accountId) } },
+  /** the log of arbitrary sends, bounded by count (webhooks/send-body.ts) */
+  webhookSends: { packed: false, indexes: { byEndpoint: key<WebhookSend>((s) => s.endpointId) } },
 } satisfies { [C in CollectionName]: { packed: boolean; indexes: Record<string, IndexSpec<EntityOf<C>>> } };
 
 type IndexesOf<C extends CollectionName> = (typeof SCHEMA)[C]['indexes'];

@@ -127,6 +127,12 @@ export class Store implements Reads {
   get faults(): ReaderOf<'faults'> {
     return this.#reads.faults;
   }
+  get webhookFaults(): ReaderOf<'webhookFaults'> {
+    return this.#reads.webhookFaults;
+  }
+  get webhookSends(): ReaderOf<'webhookSends'> {
+    return this.#reads.webhookSends;
+  }
 
   /** Bumped by each reset (replace): a worker that keeps something across changes knows to start over. */
   get generation(): number {

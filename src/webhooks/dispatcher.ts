@@ -11,10 +11,12 @@ import { tickedAccounts } from '../services/due-work.js';
 import type { Delivery } from '../store/model.js';
 import type { Tx } from '../store/store.js';
 import { ensureConfigEndpoint } from '../services/webhook-endpoints.js';
-import { afterAttempt, dueHeads, eventBody } from './policy.js';
+import { releaseHeldDeliveries } from '../services/webhook-faults.js';
+import { markedAttempt, signAttempt } from '../domain/webhook-faults.js';
+import { afterAttempt, dueHeads, eventBody } from '../domain/deliveries.js';
 import { prune } from './prune.js';
 import { send } from './send.js';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './sign.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../domain/webhook-signature.js';
 
 /** attempts in flight at once (a hung receiver holds a slot for up to 5 s) */
 const MAX_IN_FLIGHT = 32;
@@ -178,7 +180,7 @@ export class Dispatcher implements Worker {
         'content-type': 'application/json',
         'user-agent': `pix-sandbox/${this.#ctx.version}`,
         [EVENT_ID_HEADER]: event.id,
-        [SIGNATURE_HEADER]: signatureHeader(body, endpoint.secret, t),
+        [SIGNATURE_HEADER]: signAttempt(d, body, endpoint.secret, t), // a webhook fault may spoil the first one's
       };
       const r = await send(endpoint.url, body, headers, this.#abort.signal);
       if (r.aborted) return;
@@ -188,12 +190,15 @@ export class Dispatcher implements Worker {
     const record = (tx: Tx): void => {
       const cur = tx.deliveries.get(d.id);
       if (!cur || cur.status !== 'PENDING') return; // reset or cleared meanwhile
-      const attempt = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+      const plain = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+      const attempt = markedAttempt(plain, cur); // says which webhook fault touched it
       const next =
         endpoint && event
           ? afterAttempt(cur, attempt, schedule, clock.now().getTime())
           : { ...cur, attempts: [...cur.attempts, attempt], status: 'DEAD' as const, nextAttemptAt: null };
       tx.put('deliveries', next);
+      // webhook faults: a delivery held back by `reorder` goes right after the next event of its transaction
+      if (endpoint) releaseHeldDeliveries(tx, next, this.#ctx.clockOf(endpoint.accountId).nowIso());
     };
     // within an advance's walk the attempt joins the next group commit (the walk's next step, or
     // its final commit, waits for it): one durable write per step, not one per attempt

@@ -1,6 +1,6 @@
 // Wire shapes of the webhook control API (docs/webhooks.md#endpoints).
 import type { Delivery, WebhookEndpoint, WebhookEvent } from '../store/model.js';
-import { eventBody } from './policy.js';
+import { eventBody } from '../domain/deliveries.js';
 
 export function formatEndpoint(e: Readonly<WebhookEndpoint>) {
   return { id: e.id, url: e.url, events: e.events, accountId: e.accountId, secret: e.secret, source: e.source, createdAt: e.createdAt };
@@ -18,6 +18,7 @@ export function formatDelivery(d: Readonly<Delivery>, endpoint?: Readonly<Webhoo
     attempts: d.attempts,
     nextAttemptAt: d.nextAttemptAt,
     createdAt: d.createdAt,
+    ...(d.fault ? { fault: d.fault } : {}),
   };
 }
 

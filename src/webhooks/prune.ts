@@ -1,4 +1,4 @@
-// Keeps the webhook log bounded. Finished deliveries (DELIVERED, DEAD) beyond a cap are removed
+// Keeps the webhook log bounded. Finished deliveries (DELIVERED, DEAD, DROPPED) beyond a cap are removed
 // oldest first, then events that no delivery refers to, beyond their own cap. Caps by count,
 // not by age: the sandbox clock jumps (tests advance it by days), and an age limit on that
 // clock would erase the log a test has just produced. Counts come from the indexes; a pass reads
@@ -24,7 +24,11 @@ export async function prune(ctx: AppContext, limits = LIMITS): Promise<number> {
     let removed = 0;
     let excess = finished - limits.deliveries;
     const oldest = mergeBySeq(
-      [tx.deliveries.find('byStatus', 'DELIVERED', { order: 'oldest' }), tx.deliveries.find('byStatus', 'DEAD', { order: 'oldest' })],
+      [
+        tx.deliveries.find('byStatus', 'DELIVERED', { order: 'oldest' }),
+        tx.deliveries.find('byStatus', 'DEAD', { order: 'oldest' }),
+        tx.deliveries.find('byStatus', 'DROPPED', { order: 'oldest' }),
+      ],
       'oldest',
     );
     for (const d of oldest) {

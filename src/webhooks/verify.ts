@@ -1,7 +1,7 @@
 // What a receiver calls to check that a webhook came from the sandbox (exported from the
 // package entry). Kept free of any other sandbox module so that it is cheap to import.
 import { timingSafeEqual } from 'node:crypto';
-import { signatureOf } from './sign.js';
+import { signatureOf } from '../domain/webhook-signature.js';
 
 export interface VerifySignatureInput {
   /** the raw request body, exactly as received (not re-serialized JSON) */

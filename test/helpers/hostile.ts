@@ -162,6 +162,22 @@ export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpe
   add('GET', '/_sandbox/webhooks/deliveries/:id', 'none', null);
   add('POST', '/_sandbox/webhooks/deliveries/:id/redeliver', 'none', null);
   add('POST', '/_sandbox/webhooks/fire', 'none', () => ({ transactionId: ids.paidChargeId }));
+  add('GET', '/_sandbox/webhooks/faults', 'none', null);
+  // delivery faults touch only deliveries to port 9, which fail at once anyway
+  add('POST', '/_sandbox/webhooks/faults', 'none', () =>
+    pick(rand, [
+      { endpointId: ids.endpointId, action: pick(rand, ['duplicate', 'reorder', 'drop', 'bad-signature', 'stale-signature']) },
+      { action: 'delay', seconds: int(rand, 1, 60), times: int(rand, 1, 3), eventType: 'cashin.paid' },
+    ]),
+  );
+  add('DELETE', '/_sandbox/webhooks/faults', 'none', null);
+  add('DELETE', '/_sandbox/webhooks/faults/:id', 'none', null);
+  add('POST', '/_sandbox/webhooks/send', 'none', () => ({
+    endpointId: ids.endpointId,
+    body: { id: `hostile-${int(rand, 0, 99)}`, type: 'cashin.paid' },
+    signature: pick(rand, ['valid', 'bad', 'stale']),
+  }));
+  add('GET', '/_sandbox/webhooks/sends', 'none', null);
   add('GET', '/_sandbox/clock', 'none', null);
   add('POST', '/_sandbox/clock/advance', 'none', () => ({ seconds: int(rand, 1, 120), accountId: ids.otherAccountId }));
   add('POST', '/_sandbox/clock/freeze', 'none', () => ({ accountId: ids.otherAccountId }));
@@ -502,7 +518,9 @@ export function hostileGenerator(
       // a known field with a value of the wrong type
       const v = json(s);
       const ps = paths(v);
-      if (ps.length === 0 || s.path === '/v1/oauth/token' || s.path === '/_sandbox/reset') return garbageBody(s);
+      // (webhooks/send: its `body` takes any JSON, so no type is wrong there)
+      if (ps.length === 0 || s.path === '/v1/oauth/token' || s.path === '/_sandbox/reset' || s.path === '/_sandbox/webhooks/send')
+        return garbageBody(s);
       const p = pick(rand, ps);
       setAt(v, p, wrongTypeFor(getAt(v, p), rand));
       return base('wrong-type', s, true, { headers: { ...base('', s, true).headers, ...ct }, body: JSON.stringify(v) });

@@ -223,8 +223,51 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
     const logged = page.locator('#delivery-rows tr', { hasText: 'cashout.failed' });
     await logged.waitFor();
     expect(await logged.textContent()).toContain('DELIVERED');
-    await logged.locator('summary').click();
+    await logged.locator('.attempts summary').click();
     expect(await logged.locator('.attempt-list li').first().textContent()).toContain('200');
+  });
+
+  it('adds a delivery fault from a delivery row, lists it, and it applies to the next event of that type; Remove removes one', async () => {
+    const url = `${hooks.url}/faults`;
+    const ep = await sb.request('POST', '/_sandbox/webhooks', { body: { url, accountId: DEFAULT_ACCOUNT_ID } });
+    expect(ep.status).toBe(201);
+    await createCharge('Dashboard charge before the fault', 4321);
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    const delivery = page.locator('#delivery-rows tr', { hasText: url }).filter({ hasText: 'cashin.created' }).first();
+    await delivery.waitFor();
+    await delivery.locator('summary', { hasText: 'Fault…' }).click();
+    await delivery.getByRole('combobox', { name: /^Fault for the next cashin.created/ }).selectOption('duplicate');
+    await delivery.getByRole('button', { name: 'Add fault' }).click();
+
+    const listed = page.locator('#webhook-fault-rows tr', { hasText: 'duplicate' });
+    await listed.waitFor();
+    expect(await listed.textContent()).toContain(`cashin.created to ${url}`);
+    expect(await listed.textContent()).toContain('1 of 1');
+    const [fault] = (await sb.request('GET', '/_sandbox/webhooks/faults')).body;
+    expect(fault).toMatchObject({ endpointId: ep.body.id, eventType: 'cashin.created', action: 'duplicate', remaining: 1 });
+
+    const charge = await createCharge('Dashboard charge duplicated', 4322);
+    const copies = await until('two deliveries of one event to the endpoint', async () => {
+      const ds = (await sb.request('GET', `/_sandbox/webhooks/deliveries?transactionId=${charge.transactionId}&endpointId=${ep.body.id}`))
+        .body;
+      return ds.length === 2 && ds.every((d: any) => d.status === 'DELIVERED') ? ds : null;
+    });
+    expect(copies[0].eventId).toBe(copies[1].eventId);
+    await until('the spent fault to leave the list', async () => (await page.locator('#webhook-fault-rows tr').count()) === 0);
+    // each copy's status cell names the fault that made it
+    const status = page.locator('#delivery-rows tr', { hasText: charge.transactionId.slice(0, 8) }).locator('td:nth-child(5)');
+    await until(
+      'both copies marked in the log',
+      async () => (await status.allTextContents()).filter((t) => t.endsWith('duplicate')).length === 2,
+    );
+
+    const drop = await sb.request('POST', '/_sandbox/webhooks/faults', { body: { action: 'drop', eventType: 'cashout.failed' } });
+    const dropRow = page.locator('#webhook-fault-rows tr', { hasText: 'drop' });
+    await dropRow.waitFor();
+    await dropRow.getByRole('button', { name: 'Remove the drop fault' }).click();
+    await dropRow.waitFor({ state: 'detached' });
+    expect((await sb.request('GET', '/_sandbox/webhooks/faults')).body.map((f: any) => f.id)).not.toContain(drop.body.id);
+    await sb.request('DELETE', `/_sandbox/webhooks/${ep.body.id}`);
   });
 
   it('drives the rest of the control API: expire, clock, credit, settings, key directory, rules, faults, journal', async () => {

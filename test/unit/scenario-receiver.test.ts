@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Inbox, verifySignature } from '../../src/scenarios/receiver.js';
 
 const SECRET = 'whsec_test_secret';
-const sign = (raw: string, secret = SECRET, t = 1_700_000_000) =>
+const sign = (raw: string, secret = SECRET, t = Math.floor(Date.now() / 1000)) =>
   `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
 const event = (type: string, status: string) => JSON.stringify({ id: 'e1', type, createdAt: 'now', data: { transactionId: 'tx', status } });
 
@@ -15,6 +15,8 @@ describe('the scenario webhook receiver', () => {
     expect(verifySignature(sign(raw), raw + ' ', SECRET)).toMatch(/does not match/);
     expect(verifySignature(undefined, raw, SECRET)).toMatch(/no x-sandbox-signature/);
     expect(verifySignature('v1=abc', raw, SECRET)).toMatch(/malformed/);
+    // right HMAC, but a t older than 5 minutes: a replay (a stale-signature fault sends one)
+    expect(verifySignature(sign(raw, SECRET, Math.floor(Date.now() / 1000) - 600), raw, SECRET)).toMatch(/more than 300 s/);
   });
 
   it('answers 401 to a bad signature and never offers that delivery to a step', async () => {
@@ -36,6 +38,19 @@ describe('the scenario webhook receiver', () => {
     const answers = [1, 2, 3].map(() => inbox.receive({ 'x-sandbox-signature': sign(raw) }, raw));
     expect(answers).toEqual([503, 503, 200]);
     expect(inbox.accepted()).toHaveLength(1);
+  });
+
+  it('de-duplicating, acknowledges an event id it has already taken and never offers the copy to a step', () => {
+    const inbox = new Inbox('d');
+    inbox.secret = SECRET;
+    inbox.dedupe = true;
+    const raw = event('cashin.paid', 'PAID');
+    expect([1, 2].map(() => inbox.receive({ 'x-sandbox-signature': sign(raw) }, raw))).toEqual([200, 200]);
+    expect(inbox.hits.map((h) => [h.consumed, h.duplicate ?? false])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    expect(inbox.accepted().filter((h) => !h.consumed)).toHaveLength(1);
   });
 
   it('wakes a waiting step when a matching delivery arrives, within its bound', async () => {

@@ -1,6 +1,6 @@
 // The delivery rules: retry schedule and per-transaction order.
 import { describe, expect, it } from 'vitest';
-import { afterAttempt, dueHeads, eventBody } from '../../src/webhooks/policy.js';
+import { afterAttempt, dueHeads, eventBody } from '../../src/domain/deliveries.js';
 import type { Delivery, WebhookEvent } from '../../src/store/model.js';
 
 const events: Record<string, WebhookEvent> = {};

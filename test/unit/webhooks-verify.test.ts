@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhooks/verify.js';
-import { signatureHeader } from '../../src/webhooks/sign.js';
+import { signatureHeader } from '../../src/domain/webhook-signature.js';
 
 const secret = 'whsec_test_secret';
 const body =

@@ -2,6 +2,7 @@
 // an attempt's outcome does to a delivery (docs/decisions.md#d36-webhook-delivery: 2xx is success; anything else is
 // retried on the schedule, then dead).
 import type { Delivery, DeliveryAttempt, WebhookEvent } from '../store/model.js';
+import { isHeld } from './webhook-faults.js';
 
 /** The body sent to receivers: exactly the event's public fields. */
 export function eventBody(e: Readonly<Pick<WebhookEvent, 'id' | 'type' | 'createdAt' | 'data'>>): {
@@ -42,7 +43,8 @@ export function occursBefore(a: Readonly<Delivery>, b: Readonly<Delivery>, event
  * The deliveries that may be attempted at `nowIso`. Per (endpoint, transaction) only the oldest
  * PENDING delivery may go: event N+1 of a transaction waits until event N is delivered or dead,
  * so a receiver never sees `cashin.paid` before `cashin.created`. Different transactions and
- * different endpoints never wait for each other. `due` are the deliveries whose attempt falls due
+ * different endpoints never wait for each other. A delivery held by a `reorder` webhook fault
+ * (domain/webhook-faults.ts) is the one exception: the events after it go first. `due` are the deliveries whose attempt falls due
  * by now (the rest cannot make a group due); `ofTransaction` gives a transaction's deliveries.
  */
 export function dueHeads(
@@ -60,7 +62,7 @@ export function dueHeads(
     groups.add(group);
     let head = d;
     for (const s of ofTransaction(d.transactionId))
-      if (s.endpointId === d.endpointId && s.status === 'PENDING' && occursBefore(s, head, eventOf)) head = s;
+      if (s.endpointId === d.endpointId && s.status === 'PENDING' && !isHeld(s, nowIso) && occursBefore(s, head, eventOf)) head = s;
     if (head.nextAttemptAt !== null && head.nextAttemptAt <= nowIso) out.push(head);
   }
   return out;

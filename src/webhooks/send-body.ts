@@ -1,0 +1,79 @@
+// POST /_sandbox/webhooks/send (docs/webhooks.md#sending-any-body): any JSON body, sent once to an
+// endpoint's URL with the usual headers, signed as asked (valid, bad, or over a stale `t`), and
+// logged in the store's bounded send log. The attempt is made inside the request: it is the answer.
+import type { AppContext } from '../context.js';
+import { realClock } from '../clock/clock.js';
+import { notFound } from '../domain/errors.js';
+import type { WebhookSendInput } from '../schemas/webhook-faults.js';
+import type { New, WebhookSend } from '../store/model.js';
+import type { Reads } from '../store/store.js';
+import { badSignatureHeader, STALE_SIGNATURE_SECONDS } from '../domain/webhook-faults.js';
+import { send } from './send.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../domain/webhook-signature.js';
+
+/** sends kept in the log (oldest removed first) */
+export const MAX_SENDS_KEPT = 1000;
+
+const eventIdOf = (body: unknown): string | undefined => {
+  const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && /^[\x21-\x7e]{1,200}$/.test(id) ? id : undefined;
+};
+
+export async function sendWebhookBody(
+  ctx: AppContext,
+  input: WebhookSendInput,
+): Promise<{ statusCode: number | null; error: string | null; durationMs: number }> {
+  const endpointId = input.endpointId.toLowerCase();
+  const endpoint = ctx.store.webhookEndpoints.get(endpointId);
+  if (!endpoint) throw notFound(`webhook endpoint ${endpointId}`);
+  const body = JSON.stringify(input.body);
+  // the event id header: the body's own `id` when it has a plain one, so a receiver de-duplicates as it would
+  const eventId = eventIdOf(input.body) ?? ctx.newId();
+  const t = Math.floor(realClock.nowMs() / 1000);
+  const signature =
+    input.signature === 'bad'
+      ? badSignatureHeader(body, endpoint.secret, t)
+      : signatureHeader(body, endpoint.secret, input.signature === 'stale' ? t - STALE_SIGNATURE_SECONDS : t);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': `pix-sandbox/${ctx.version}`,
+    [EVENT_ID_HEADER]: eventId,
+    [SIGNATURE_HEADER]: signature,
+  };
+  const at = ctx.clockOf(endpoint.accountId).nowIso();
+  const r = await send(endpoint.url, body, headers, new AbortController().signal);
+  const attempt = { at, statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
+  const record: New<WebhookSend> = {
+    id: ctx.newId(),
+    accountId: endpoint.accountId,
+    endpointId,
+    url: endpoint.url,
+    signature: input.signature,
+    eventId,
+    body,
+    attempt,
+    createdAt: at,
+  };
+  await ctx.store.commit((tx) => {
+    tx.put('webhookSends', record);
+    // bounded by count, oldest first: reads only what it removes
+    let excess = tx.webhookSends.size - MAX_SENDS_KEPT;
+    const oldest = excess > 0 ? [...takeFirst(tx.webhookSends.scan({ order: 'oldest' }), excess)] : [];
+    for (const s of oldest) if (excess-- > 0) tx.remove('webhookSends', s.id);
+  });
+  return { statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
+}
+
+function* takeFirst<T>(it: Iterable<T>, n: number): Generator<T> {
+  if (n <= 0) return;
+  for (const x of it) {
+    yield x;
+    if (--n <= 0) return;
+  }
+}
+
+/** The send log, newest first (or one endpoint's). */
+export function listWebhookSends(data: Reads, endpointId: string | undefined, limit: number): Readonly<WebhookSend>[] {
+  const source = endpointId ? data.webhookSends.find('byEndpoint', endpointId) : data.webhookSends.scan();
+  return [...takeFirst(source, limit)];
+}
