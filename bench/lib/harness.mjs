@@ -3,7 +3,7 @@
 // bench/run.mjs finds it there, so adding one needs no edit anywhere else.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,4 +86,22 @@ export async function rateOf(fn, seconds) {
   while (performance.now() - start < seconds * 1000) await fn(n++);
   const cpu = process.cpuUsage(cpu0);
   return { rps: (n * 1000) / (performance.now() - start), perCpuSecond: n / ((cpu.user + cpu.system) / 1e6) };
+}
+
+/**
+ * Puts `block` (which starts with `<!-- name:start` and ends with `<!-- name:end -->`) into
+ * bench/RESULTS.md in place of the block of the same name, or, the first time, at the end under
+ * `heading` (when given). Each section writes only its own block; the prose around them is kept.
+ */
+export async function writeResultsBlock(name, block, heading) {
+  const file = path.join(BENCH_DIR, 'RESULTS.md');
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    text = '# Benchmark results\n';
+  }
+  const re = new RegExp(`<!-- ${name}:start[\\s\\S]*?<!-- ${name}:end -->`);
+  const tail = heading ? `## ${heading}\n\n${block}` : block;
+  await writeFile(file, re.test(text) ? text.replace(re, () => block) : `${text.trimEnd()}\n\n${tail}\n`);
 }

@@ -7,13 +7,10 @@
 // `node bench/run.mjs clock` runs it alone (needs `npm run build`); BENCH_QUICK=1 makes it smaller.
 // Writes its table between the clock markers of bench/RESULTS.md.
 import http from 'node:http';
-import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { BENCH_DIR, BIN, fmt, load, pause, QUICK, shippedNodeFlags, tempDir } from '../lib/harness.mjs';
+import { BIN, fmt, load, pause, QUICK, shippedNodeFlags, tempDir, writeResultsBlock } from '../lib/harness.mjs';
 import { machine, startNode, tokenOf } from '../lib/procs.mjs';
 
-const RESULTS = path.join(BENCH_DIR, 'RESULTS.md');
 const WAITING = QUICK ? 2_000 : 10_000;
 const FAILING = QUICK ? 200 : 1_000;
 const ADVANCE_SECONDS = 30 * 86_400;
@@ -171,15 +168,7 @@ async function writeResults(startedAt, m, rows, extra) {
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '<!-- clock:end -->',
   ].join('\n');
-  let text;
-  try {
-    text = await readFile(RESULTS, 'utf8');
-  } catch {
-    text = '# Benchmark results\n';
-  }
-  const re = /<!-- clock:start[\s\S]*?<!-- clock:end -->/;
-  text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n## A tenant's 30-day advance (issue 15)\n\n${block}\n`;
-  await writeFile(RESULTS, text);
+  await writeResultsBlock('clock', block, "A tenant's 30-day advance (issue 15)");
 }
 
 export const section = { name: 'clock', title: "A tenant's 30-day advance beside another tenant's lookups (issue 15)", order: 60, run };

@@ -12,15 +12,13 @@
 // folder with fsync on. Writes its table between the store markers of bench/RESULTS.md.
 // BENCH_STORE_MILLION=0 skips the 1M part; BENCH_STORE_PARTS=reads,memory,million picks parts.
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_DIR, BIN, fmt, load, pause, QUICK, shippedNodeFlags, table, tempDir } from '../lib/harness.mjs';
+import { BENCH_DIR, BIN, fmt, load, pause, QUICK, shippedNodeFlags, table, tempDir, writeResultsBlock } from '../lib/harness.mjs';
 import { machine, memoryOf, startNode, tokenOf } from '../lib/procs.mjs';
 import { DEFAULT_ACCOUNT_ID, defaultSecretHash, writeSeededDb } from '../lib/seed-db.mjs';
 
 const HELLO = path.join(BENCH_DIR, 'peers', 'express-hello.mjs');
-const RESULTS = path.join(BENCH_DIR, 'RESULTS.md');
 const FLAGS = shippedNodeFlags();
 const STORED = QUICK ? 10_000 : 100_000;
 const MILLION = 1_000_000;
@@ -285,15 +283,7 @@ async function writeResults(startedAt, seconds) {
     `Targets met: ${rows.filter((r) => r.met === true).length} of ${rows.filter((r) => r.met !== null).length}.`,
     '<!-- store:end -->',
   ].join('\n');
-  let text;
-  try {
-    text = await readFile(RESULTS, 'utf8');
-  } catch {
-    text = '# Benchmark results\n';
-  }
-  const re = /<!-- store:start[\s\S]*?<!-- store:end -->/;
-  text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n## The store (issue 17)\n\n${block}\n`;
-  await writeFile(RESULTS, text);
+  await writeResultsBlock('store', block, 'The store (issue 17)');
 }
 
 export const section = {

@@ -10,7 +10,7 @@
 // - resident memory of a sandbox holding 100k transactions (< 150 MB), json-server's beside it.
 // The sandbox always runs from dist/ in its own process, on a real data folder with fsync on,
 // pre-filled by bench/lib/seed-db.mjs. Writes bench/RESULTS.md. BENCH_QUICK=1: shorter, no 100k.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import jsQR from 'jsqr';
@@ -29,6 +29,7 @@ import {
   shippedNodeFlags,
   table,
   tempDir,
+  writeResultsBlock,
 } from '../lib/harness.mjs';
 import { machine, memoryOf, startNode, tokenOf, waitForOk } from '../lib/procs.mjs';
 import { buildData, defaultSecretHash, writeDb } from '../lib/seed-db.mjs';
@@ -411,15 +412,7 @@ async function writeResults(startedAt, seconds) {
     `Targets met: ${rows.filter((r) => r.met === true).length} of ${rows.filter((r) => r.met !== null).length}.`,
     '<!-- results:end -->',
   ].join('\n');
-  let text;
-  try {
-    text = await readFile(RESULTS, 'utf8');
-  } catch {
-    text = '# Benchmark results\n\n<!-- results:start -->\n<!-- results:end -->\n';
-  }
-  const re = /<!-- results:start[\s\S]*?<!-- results:end -->/;
-  text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
-  await writeFile(RESULTS, text);
+  await writeResultsBlock('results', block);
 }
 
 export const section = {

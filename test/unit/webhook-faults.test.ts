@@ -13,27 +13,10 @@ import {
 import { dueHeads } from '../../src/domain/deliveries.js';
 import { signatureHeader } from '../../src/domain/webhook-signature.js';
 import { verifySignature } from '../../src/webhooks/verify.js';
+import { deliveryRecord, iso, T0 } from '../helpers/records.js';
 import type { Delivery, WebhookFault } from '../../src/store/model.js';
 
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
-
-function delivery(over: Partial<Delivery> = {}): Delivery {
-  return {
-    seq: 1,
-    id: 'd1',
-    endpointId: 'ep1',
-    accountId: 'a1',
-    eventId: 'e1',
-    eventType: 'cashin.created',
-    transactionId: 't1',
-    status: 'PENDING',
-    attempts: [],
-    nextAttemptAt: iso(0),
-    createdAt: iso(0),
-    ...over,
-  };
-}
+const delivery = deliveryRecord;
 
 function fault(over: Partial<WebhookFault> = {}): WebhookFault {
   return {

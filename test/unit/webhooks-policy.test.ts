@@ -1,6 +1,7 @@
 // The delivery rules: retry schedule and per-transaction order.
 import { describe, expect, it } from 'vitest';
 import { afterAttempt, dueHeads, eventBody } from '../../src/domain/deliveries.js';
+import { deliveryRecord, iso, T0 } from '../helpers/records.js';
 import type { Delivery, WebhookEvent } from '../../src/store/model.js';
 
 const events: Record<string, WebhookEvent> = {};
@@ -8,25 +9,7 @@ const eventOf = (id: string) => events[id];
 /** every pending delivery is a candidate here; a transaction's deliveries are those of `list` */
 const heads = (list: Delivery[], now: string) => dueHeads(list, (tid) => list.filter((d) => d.transactionId === tid), eventOf, now);
 
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
-
-function delivery(over: Partial<Delivery>): Delivery {
-  return {
-    seq: 1,
-    id: 'd1',
-    accountId: 'a1',
-    endpointId: 'ep1',
-    eventId: 'e1',
-    eventType: 'cashin.created',
-    transactionId: 't1',
-    status: 'PENDING',
-    attempts: [],
-    nextAttemptAt: iso(0),
-    createdAt: iso(0),
-    ...over,
-  };
-}
+const delivery = deliveryRecord;
 
 const attempt = (statusCode: number | null) => ({
   at: iso(0),
