@@ -68,6 +68,8 @@ function literalSiblings(path: string, ops: readonly Operation[]): Map<string, S
   return out;
 }
 
+const noBody = () => undefined;
+
 /** Registers every entry of `ops`, in order, on `routes` (call routes.finish() after). */
 export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly RouteOperation[]): void {
   const auth = authenticate(ctx);
@@ -87,7 +89,8 @@ export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly R
     chain.push((req, res, next) => {
       const query = querySchema ? validateQuery<unknown>(querySchema, req.query) : undefined;
       let body: { value: unknown } | undefined;
-      const readOnce = () => (body ??= { value: bodySchema ? readBody<unknown>(req, res, bodySchema, check) : undefined }).value;
+      // a closure per request only where there is a body to read (not on the lookup or the balance)
+      const readOnce = bodySchema ? () => (body ??= { value: readBody<unknown>(req, res, bodySchema, check) }).value : noBody;
       return op.handle({ ctx, req, res, next, query, readBody: readOnce, operations: ops });
     });
     routes[op.method](expressPath(op.path), ...chain);
