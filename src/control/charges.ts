@@ -5,17 +5,16 @@ import { formatTransaction } from '../format/control.js';
 import { adminRoute } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
 import { chargePaySchema, type ChargePayBody } from '../schemas/control.js';
-import { controlTag, INVALID_STATE, ok } from '../schemas/operation.js';
+import { INVALID_STATE, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
 import { cancelCharge, expireCharge, payCharge } from '../services/charges.js';
-
-const tag = controlTag('transactions');
+import { transitionRoute, transitionTag } from './transition.js';
 
 export const controlChargeOperations = [
   adminRoute<ChargePayBody>({
     method: 'post',
     path: '/_sandbox/charges/{id}/pay',
-    tag,
+    tag: transitionTag,
     summary: 'Pay a charge now (WAITING_PAYMENT → PAID)',
     body: chargePaySchema,
     bodyOptional: true,
@@ -28,27 +27,6 @@ export const controlChargeOperations = [
     },
   }),
 
-  adminRoute({
-    method: 'post',
-    path: '/_sandbox/charges/{id}/expire',
-    tag,
-    summary: 'Expire a charge now',
-    responses: { 200: ok(R.transactionSchema), 409: INVALID_STATE },
-    async handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
-      res.json(formatTransaction(await ctx.store.commit((tx) => expireCharge(tx, ctx, id))));
-    },
-  }),
-
-  adminRoute({
-    method: 'post',
-    path: '/_sandbox/charges/{id}/cancel',
-    tag,
-    summary: 'Cancel a charge',
-    responses: { 200: ok(R.transactionSchema), 409: INVALID_STATE },
-    async handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
-      res.json(formatTransaction(await ctx.store.commit((tx) => cancelCharge(tx, ctx, id))));
-    },
-  }),
+  transitionRoute('/_sandbox/charges/{id}/expire', 'Expire a charge now', expireCharge),
+  transitionRoute('/_sandbox/charges/{id}/cancel', 'Cancel a charge', cancelCharge),
 ];

@@ -5,30 +5,20 @@ import { formatTransaction } from '../format/control.js';
 import { adminRoute } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
 import { transferFailSchema, type TransferFailBody } from '../schemas/control.js';
-import { controlTag, INVALID_STATE, ok } from '../schemas/operation.js';
+import { INVALID_STATE, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
 import { completeTransfer, failTransfer } from '../services/transfers.js';
+import { transitionRoute, transitionTag } from './transition.js';
 
 const DEFAULT_FAIL_MESSAGE = 'the transfer failed (forced through the sandbox control API)';
-const tag = controlTag('transactions');
 
 export const controlTransferOperations = [
-  adminRoute({
-    method: 'post',
-    path: '/_sandbox/transfers/{id}/complete',
-    tag,
-    summary: 'Complete a transfer now, whatever the key directory says',
-    responses: { 200: ok(R.transactionSchema), 409: INVALID_STATE },
-    async handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
-      res.json(formatTransaction(await ctx.store.commit((tx) => completeTransfer(tx, ctx, id))));
-    },
-  }),
+  transitionRoute('/_sandbox/transfers/{id}/complete', 'Complete a transfer now, whatever the key directory says', completeTransfer),
 
   adminRoute<TransferFailBody>({
     method: 'post',
     path: '/_sandbox/transfers/{id}/fail',
-    tag,
+    tag: transitionTag,
     summary: 'Fail a transfer now with a code and message (the amount goes back)',
     body: transferFailSchema,
     responses: { 200: ok(R.transactionSchema), 409: INVALID_STATE },

@@ -4,7 +4,7 @@
 // the same table (./routes.ts). /openapi.json (src/schemas/openapi.ts) and the precompiled validators
 // (src/schemas/validated.ts) read the same entries, so the route, its validation and its description
 // cannot drift apart (docs/contributing.md#add-an-endpoint).
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { Operation } from '../schemas/operation.js';
 import { validateQuery } from '../schemas/validator.js';
@@ -17,7 +17,6 @@ export interface Call<B, Q> {
   ctx: AppContext;
   req: Request;
   res: Response;
-  next: NextFunction;
   /** the query string, validated (and coerced) by the entry's `query` schema before the handler runs */
   query: Q;
   /**
@@ -68,6 +67,8 @@ function literalSiblings(path: string, ops: readonly Operation[]): Map<string, S
   return out;
 }
 
+const noBody = () => undefined;
+
 /** Registers every entry of `ops`, in order, on `routes` (call routes.finish() after). */
 export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly RouteOperation[]): void {
   const auth = authenticate(ctx);
@@ -84,11 +85,12 @@ export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly R
     if (op.parser) chain.push(op.parser);
     else if (op.body) chain.push(parseBody(false, op.bodyLimitBytes ?? BODY_LIMIT));
     const { body: bodySchema, check, query: querySchema } = op;
-    chain.push((req, res, next) => {
+    chain.push((req, res) => {
       const query = querySchema ? validateQuery<unknown>(querySchema, req.query) : undefined;
       let body: { value: unknown } | undefined;
-      const readOnce = () => (body ??= { value: bodySchema ? readBody<unknown>(req, res, bodySchema, check) : undefined }).value;
-      return op.handle({ ctx, req, res, next, query, readBody: readOnce, operations: ops });
+      // a closure per request only where there is a body to read (not on the lookup or the balance)
+      const readOnce = bodySchema ? () => (body ??= { value: readBody<unknown>(req, res, bodySchema, check) }).value : noBody;
+      return op.handle({ ctx, req, res, query, readBody: readOnce, operations: ops });
     });
     routes[op.method](expressPath(op.path), ...chain);
   }

@@ -37,7 +37,10 @@ export function createRoutes(): Routes {
     put: add('put'),
     delete: add('delete'),
     finish() {
-      for (const [path, set] of methods) {
+      // a literal path's 405 before a parameter's (/_sandbox/webhooks/send before /_sandbox/webhooks/:id),
+      // whatever the order the routes came in: the literal is never taken for a parameter here either
+      const params = (path: string) => path.split('/:').length;
+      for (const [path, set] of [...methods].sort(([a], [b]) => params(a) - params(b))) {
         router.all(path, (req, res, next) => {
           if (req.method === 'OPTIONS') {
             res.setHeader('Allow', [...set, 'OPTIONS'].join(', '));

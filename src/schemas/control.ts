@@ -1,7 +1,6 @@
 // JSON Schemas of the control API's bodies (docs/control-api.md#conventions). Same validator, same error
 // shape and same OpenAPI document as the public API.
-import type { TransactionStatus } from '../store/model.js';
-import { cursorParam, pageLimit, pageQuerySchema, type PageQuery } from './paging.js';
+import { cursorParam, pageLimit, pageQuerySchema } from './paging.js';
 import { digitsDocument, pixKeyTypeSchema, UUID_PATTERN, uuidParam } from './public.js';
 import type { Validated } from './from-schema.js';
 
@@ -129,7 +128,7 @@ export const accountClockSchema = {
   type: 'object',
   properties: { at: isoInstant, frozen: { type: 'boolean' } },
 } as const;
-export type AccountClockBody = { at?: string; frozen?: boolean };
+export type AccountClockBody = Validated<typeof accountClockSchema>;
 
 export const accountCreateSchema = {
   type: 'object',
@@ -217,7 +216,7 @@ export const merchantListControlQuerySchema = {
     ...pageQuerySchema.properties,
   },
 } as const;
-export type MerchantListControlQuery = PageQuery & { accountId?: string; status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED' };
+export type MerchantListControlQuery = Validated<typeof merchantListControlQuerySchema>;
 
 export const transactionListQuerySchema = {
   type: 'object',
@@ -230,12 +229,7 @@ export const transactionListQuerySchema = {
     after: cursorParam,
   },
 } as const;
-export type TransactionListQuery = PageQuery & {
-  accountId?: string;
-  type?: 'CASH_IN' | 'CASH_OUT';
-  status?: TransactionStatus;
-  externalId?: string;
-};
+export type TransactionListQuery = Validated<typeof transactionListQuerySchema>;
 
 export const chargePaySchema = {
   type: 'object',

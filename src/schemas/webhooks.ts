@@ -2,7 +2,7 @@
 // delivery log's query, and firing an event.
 import type { Validated } from './from-schema.js';
 import { EVENT_TYPES } from '../domain/events.js';
-import { cursorParam, pageQuerySchema, type PageQuery } from './paging.js';
+import { cursorParam, pageQuerySchema } from './paging.js';
 import { UUID_PATTERN } from './public.js';
 
 const uuid = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
@@ -44,7 +44,7 @@ export const webhookEndpointListQuerySchema = {
   type: 'object',
   properties: { ...webhookEndpointsQuerySchema.properties, ...pageQuerySchema.properties },
 } as const;
-export type WebhookEndpointListQuery = PageQuery & { accountId?: string };
+export type WebhookEndpointListQuery = Validated<typeof webhookEndpointListQuerySchema>;
 
 export const deliveriesQuerySchema = {
   type: 'object',

@@ -270,6 +270,11 @@ describe('the control API of webhooks', () => {
     const fireGet = await sb.request('GET', '/_sandbox/webhooks/fire');
     expect(fireGet.status).toBe(405);
     expect(fireGet.headers.get('allow')).toBe('POST');
+    // every literal beside {id} is one (the operation table's literal siblings), not only the first ones
+    const sendGet = await sb.request('GET', '/_sandbox/webhooks/send');
+    expect([sendGet.status, sendGet.headers.get('allow')]).toEqual([405, 'POST']);
+    const sendsDelete = await sb.request('DELETE', '/_sandbox/webhooks/sends');
+    expect([sendsDelete.status, sendsDelete.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     expect((await sb.request('GET', '/_sandbox/webhooks/deliveries?status=LOST')).status).toBe(400);
     expect((await sb.request('GET', '/_sandbox/webhooks/deliveries?limit=0')).status).toBe(400);
 
