@@ -69,6 +69,8 @@ export interface AppContext {
   resetting: Promise<unknown>;
   /** the token-signing key and the tokens verified with it (http/token-keys.ts) */
   tokenKeys: TokenKeys | null;
+  /** GET /openapi.json's document, built once for the URL it names (a pure function of the table, version and URL) */
+  openApi: { url: string; doc: Record<string, unknown> } | null;
 }
 
 /** Numbers in [0, 1) from the OS's generator, drawn a pool at a time (one system call per 256). */
@@ -114,6 +116,7 @@ export function createContext(parts: {
     dispatcher: null,
     resetting: Promise.resolve(),
     tokenKeys: null,
+    openApi: null,
     publicUrl: () => url,
     setPublicUrl: (u) => {
       if (!parts.config.publicUrl) url = u;
