@@ -42,6 +42,8 @@ export interface AppContext {
    * it. An unknown account reads the sandbox-wide clock.
    */
   clockOf: (accountId: string) => Clock;
+  /** clockOf(accountId).nowMs() without making a Clock: for the per-request token check */
+  nowMsOf: (accountId: string) => number;
   /** the accounts an advance is walking, each held at the instant of its current step */
   walking: Map<string, number>;
   /** the advance under way: the next one waits for it (one walk at a time) */
@@ -121,8 +123,8 @@ export function createContext(parts: {
     setPublicUrl: (u) => {
       if (!parts.config.publicUrl) url = u;
     },
-    clockOf: (accountId) =>
-      clockFrom(() => ctx.walking.get(accountId) ?? tenantNowMs(ctx.store.accounts.get(accountId)?.clock, ctx.clock.nowMs())),
+    clockOf: (accountId) => clockFrom(() => ctx.nowMsOf(accountId)),
+    nowMsOf: (accountId) => ctx.walking.get(accountId) ?? tenantNowMs(ctx.store.accounts.get(accountId)?.clock, ctx.clock.nowMs()),
     walking: new Map(),
     advancing: Promise.resolve(),
     workers: [],

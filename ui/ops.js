@@ -1,6 +1,6 @@
 // The clock of the selected tenant, or the sandbox-wide one (read, advance, freeze, unfreeze),
 // injected faults, the request journal, and the buttons that clear a whole collection.
-import { api, asList } from './api.js';
+import { api, asList, query } from './api.js';
 import { fill, formValues, h, reconcile, show } from './dom.js';
 import { dateTime, httpBadge } from './format.js';
 import { act, confirmAction } from './kit.js';
@@ -40,7 +40,7 @@ function offsetText(c) {
 }
 
 export async function refreshClock() {
-  const c = await api('GET', `/_sandbox/clock${clockAccount.value ? `?accountId=${encodeURIComponent(clockAccount.value)}` : ''}`);
+  const c = await api('GET', `/_sandbox/clock${query(target())}`);
   show(clockFrozen, c?.frozen === true);
   clockFreeze.textContent = c?.frozen ? 'Unfreeze' : 'Freeze';
   clockFreeze.hidden = !clockAccount.value; // "All": freezing every tenant at once is for the API

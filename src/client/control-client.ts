@@ -155,7 +155,7 @@ export class ControlClient {
   // time
   /** A tenant's clock (`accountId`), or the sandbox-wide one. */
   clock(accountId?: string): Promise<SandboxClock> {
-    return this.call('GET', accountId === undefined ? '/clock' : `/clock?accountId=${encodeURIComponent(accountId)}`);
+    return this.call('GET', '/clock', undefined, { accountId }); // an undefined query value is left out
   }
   /**
    * Moves one tenant's clock (`accountId`) or every tenant's forward, walking through what falls due

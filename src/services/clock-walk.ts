@@ -47,8 +47,8 @@ function spanOf(body: ClockAdvanceBody, fromMs: number): number {
 async function walk(ctx: AppContext, body: ClockAdvanceBody): Promise<ClockView> {
   const accountId = body.accountId?.toLowerCase();
   const movers = clockTargets(ctx.store, accountId);
-  const spanMs = spanOf(body, accountId === undefined ? ctx.clock.nowMs() : ctx.clockOf(accountId).nowMs());
-  const start = new Map(movers.map((id) => [id, ctx.clockOf(id).nowMs()]));
+  const spanMs = spanOf(body, accountId === undefined ? ctx.clock.nowMs() : ctx.nowMsOf(accountId));
+  const start = new Map(movers.map((id) => [id, ctx.nowMsOf(id)]));
   const generation = ctx.store.generation; // a reset meanwhile ends the walk: its tenants are gone
   const hold = (offset: number) => {
     for (const [id, ms] of start) ctx.walking.set(id, ms + offset);

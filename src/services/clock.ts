@@ -22,7 +22,7 @@ export function clockView(ctx: AppContext, accountId?: string): ClockView {
   if (accountId === undefined)
     return { accountId: null, now: ctx.clock.nowIso(), offsetSeconds: ctx.clock.offsetMs() / 1000, frozen: false };
   const account = requireAccount(ctx.store, accountId.toLowerCase());
-  const nowMs = ctx.clockOf(account.id).nowMs();
+  const nowMs = ctx.nowMsOf(account.id);
   const frozen = (account.clock?.frozenAtMs ?? null) !== null;
   const offsetMs = frozen ? nowMs - realClock.nowMs() : ctx.store.meta.clockOffsetMs + (account.clock?.offsetMs ?? 0);
   return { accountId: account.id, now: new Date(nowMs).toISOString(), offsetSeconds: offsetMs / 1000, frozen };

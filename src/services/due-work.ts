@@ -38,9 +38,9 @@ export function tickedAccounts(ctx: AppContext): string[] {
 function dueNow(ctx: AppContext, accountIds: readonly string[], limit: number): DueAction[] {
   const out: DueAction[] = [];
   for (const id of accountIds) {
-    const now = ctx.clockOf(id).now();
-    const candidates = take(ctx.store.transactions.orderedIn('due', id, now.getTime()), limit - out.length);
-    out.push(...dueActions(candidates, now));
+    const nowMs = ctx.nowMsOf(id);
+    const candidates = take(ctx.store.transactions.orderedIn('due', id, nowMs), limit - out.length);
+    out.push(...dueActions(candidates, new Date(nowMs)));
     if (out.length >= limit) break;
   }
   return out;
@@ -76,7 +76,7 @@ export function applyDueNow(ctx: AppContext, accountIds: readonly string[] = tic
 /** Removes the idempotency records past their 24 hours (isLive) by their tenant's clock; returns how many. */
 export function pruneIdempotency(ctx: AppContext, accountIds: readonly string[] = tickedAccounts(ctx)): number {
   const ids: string[] = [];
-  for (const id of accountIds) for (const r of ctx.store.idempotency.orderedIn('byExpiry', id, ctx.clockOf(id).nowMs())) ids.push(r.id);
+  for (const id of accountIds) for (const r of ctx.store.idempotency.orderedIn('byExpiry', id, ctx.nowMsOf(id))) ids.push(r.id);
   if (ids.length > 0) ctx.store.apply((tx) => ids.forEach((id) => tx.remove('idempotency', id)));
   return ids.length;
 }

@@ -4,9 +4,8 @@
 //   scan                    records in creation order (newest first by default): costs what the
 //                           caller takes from it, so it is the one read that can walk everything
 //   find / findOne / count  records filed under a key of a declared index (schema.ts)
-//   ordered                 records of an ordered index (an instant), smallest first
-//   orderedIn               records of one group of a grouped ordered index (an account's due
-//                           work by its own clock), smallest first; `firstAfter` the next one's instant
+//   orderedIn               records of one group of an ordered index (an account's due work
+//                           by its own clock), smallest first; `firstAfter` the next one's instant
 // A record read is the store's no longer: a packed collection decodes a fresh copy, a plain one
 // hands out a frozen object. Only a transaction's put and remove (store.ts) change a collection,
 // through the `_set`/`_delete` below; they keep the id table, the rows and every index in step.
@@ -18,17 +17,14 @@ export interface KeyIndexSpec<T> {
   /** the key a record is filed under; null or undefined: not in this index */
   key: (r: T) => string | null | undefined;
 }
-export interface OrderIndexSpec<T> {
-  /** the instant (or any number) a record is ordered by; null: not in this index */
-  order: (r: T) => number | null;
-}
 /** An ordered index per group (each account's due work, ordered by its instant, read with that account's clock). */
 export interface GroupOrderIndexSpec<T> {
   /** the group a record is filed under; null or undefined: not in this index */
   group: (r: T) => string | null | undefined;
+  /** the instant (or any number) a record is ordered by; null: not in this index */
   order: (r: T) => number | null;
 }
-export type IndexSpec<T> = KeyIndexSpec<T> | OrderIndexSpec<T> | GroupOrderIndexSpec<T>;
+export type IndexSpec<T> = KeyIndexSpec<T> | GroupOrderIndexSpec<T>;
 
 export interface ScanOptions {
   /** a cursor: the seq of the last record already seen (it and those before it are skipped) */
@@ -38,7 +34,7 @@ export interface ScanOptions {
 }
 
 /** What a route, service or worker may do with a collection: read it. */
-export interface Reader<T extends Stored, K extends string = string, O extends string = string, G extends string = string> {
+export interface Reader<T extends Stored, K extends string = string, G extends string = string> {
   readonly name: string;
   /** how many records it holds */
   readonly size: number;
@@ -54,8 +50,6 @@ export interface Reader<T extends Stored, K extends string = string, O extends s
   findOne(index: K, key: string): Readonly<T> | undefined;
   /** how many records are filed under `key` (by the index alone: a walk over its chunks) */
   count(index: K, key: string): number;
-  /** the records of an ordered index whose instant is at most `upTo`, earliest first */
-  ordered(index: O, upTo?: number): IterableIterator<Readonly<T>>;
   /** the records of one group of a grouped ordered index whose instant is at most `upTo`, earliest first */
   orderedIn(index: G, group: string, upTo?: number): IterableIterator<Readonly<T>>;
   /** the smallest instant above `after` in one group of a grouped ordered index, or null (one search) */
@@ -65,14 +59,14 @@ export interface Reader<T extends Stored, K extends string = string, O extends s
 const START = MAX_VALUE + 1;
 
 class Index<T> {
-  readonly pairs: PairSet;
-  /** a grouped index: one ordered set per group */
+  /** a key index: (hash of the key, seq) pairs */
+  readonly pairs = new PairSet('uint32');
+  /** a grouped ordered index: one ordered set of (instant, seq) per group */
   readonly groups: Map<string, PairSet> | null;
   constructor(
     readonly name: string,
     readonly spec: IndexSpec<T>,
   ) {
-    this.pairs = new PairSet('order' in spec ? 'float64' : 'uint32');
     this.groups = 'group' in spec ? new Map() : null;
   }
 
@@ -89,8 +83,8 @@ class Index<T> {
   }
 
   keyOf(r: T): number | null {
-    if ('order' in this.spec) {
-      if ('group' in this.spec && this.groupOf(r) === null) return null;
+    if ('group' in this.spec) {
+      if (this.groupOf(r) === null) return null;
       const v = this.spec.order(r);
       return v === null || !Number.isFinite(v) ? null : v;
     }
@@ -176,12 +170,6 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
 
   count(index: string, key: string): number {
     return this.#keyIndex(index).pairs.count(hash32(key));
-  }
-
-  *ordered(index: string, upTo = Infinity): IterableIterator<Readonly<T>> {
-    const ix = this.#indexes.get(index);
-    if (!ix || !('order' in ix.spec) || ix.groups) throw new Error(`${this.name} has no ordered index ${index}`);
-    yield* this.#walkUpTo(ix.pairs, upTo);
   }
 
   *orderedIn(index: string, group: string, upTo = Infinity): IterableIterator<Readonly<T>> {

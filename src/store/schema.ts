@@ -2,10 +2,10 @@
 // index is kept in the same change as the record (and restored by its undo); a read may use only
 // what is declared here, so what a read costs is decided here, once:
 //   key index      records filed under a string (an account id, a status, ...), newest first
-//   ordered index  records ordered by an instant (when due work falls due), earliest first
-//   grouped        an ordered index per account: each tenant's due work, read with its own clock
+//   ordered index  grouped by account: each tenant's records ordered by an instant (when its due
+//                  work falls due), earliest first, read with that tenant's own clock
 import { nextAction } from '../domain/due.js';
-import type { GroupOrderIndexSpec, IndexSpec, KeyIndexSpec, OrderIndexSpec, Reader } from './collection.js';
+import type { GroupOrderIndexSpec, IndexSpec, KeyIndexSpec, Reader } from './collection.js';
 import type {
   Account,
   CollectionName,
@@ -107,15 +107,6 @@ export type KeyIndexOf<C extends CollectionName> = {
   [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends KeyIndexSpec<never> ? I : never;
 }[keyof IndexesOf<C>] &
   string;
-/** The ordered indexes declared for a collection. */
-export type OrderIndexOf<C extends CollectionName> = {
-  [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends GroupOrderIndexSpec<never>
-    ? never
-    : IndexesOf<C>[I] extends OrderIndexSpec<never>
-      ? I
-      : never;
-}[keyof IndexesOf<C>] &
-  string;
 /** The grouped ordered indexes declared for a collection. */
 export type GroupIndexOf<C extends CollectionName> = {
   [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends GroupOrderIndexSpec<never> ? I : never;
@@ -123,4 +114,4 @@ export type GroupIndexOf<C extends CollectionName> = {
   string;
 
 /** A collection as every reader sees it: reads, by its declared indexes only. */
-export type ReaderOf<C extends CollectionName> = Reader<EntityOf<C>, KeyIndexOf<C>, OrderIndexOf<C>, GroupIndexOf<C>>;
+export type ReaderOf<C extends CollectionName> = Reader<EntityOf<C>, KeyIndexOf<C>, GroupIndexOf<C>>;

@@ -105,12 +105,12 @@ export class Dispatcher implements Worker {
     const store = this.#ctx.store;
     const waits: Promise<void>[] = [];
     for (const accountId of accountIds) {
-      const now = this.#ctx.clockOf(accountId).now();
+      const nowMs = this.#ctx.nowMsOf(accountId);
       const heads = dueHeads(
-        store.deliveries.orderedIn('byNextAttempt', accountId, now.getTime()),
+        store.deliveries.orderedIn('byNextAttempt', accountId, nowMs),
         (transactionId) => store.deliveries.find('byTransaction', transactionId),
         (id) => store.events.get(id),
-        now.toISOString(),
+        new Date(nowMs).toISOString(),
       );
       for (const d of heads) {
         const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
@@ -198,7 +198,7 @@ export class Dispatcher implements Worker {
           : { ...cur, attempts: [...cur.attempts, attempt], status: 'DEAD' as const, nextAttemptAt: null };
       tx.put('deliveries', next);
       // webhook faults: a delivery held back by `reorder` goes right after the next event of its transaction
-      if (endpoint) releaseHeldDeliveries(tx, next, this.#ctx.clockOf(endpoint.accountId).nowIso());
+      if (endpoint) releaseHeldDeliveries(tx, next, clock.nowIso());
     };
     // within an advance's walk the attempt joins the next group commit (the walk's next step, or
     // its final commit, waits for it): one durable write per step, not one per attempt

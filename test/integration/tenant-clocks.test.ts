@@ -215,6 +215,29 @@ describe('a clock per tenant', () => {
     expect(await clock()).toMatchObject({ offsetSeconds: 0, frozen: false });
   });
 
+  it('freeze and unfreeze without accountId act on every tenant, each where it stands', async () => {
+    await account(A);
+    await account(B, { clock: { at: FROZEN_AT } });
+    const frozen = await sb.request('POST', '/_sandbox/clock/freeze', { body: {} });
+    expect(frozen.status).toBe(200);
+    expect(frozen.body.accountId).toBeNull();
+    const [a, b] = [await clock(A), await clock(B)];
+    expect([a.frozen, b.frozen]).toEqual([true, true]);
+    expect(Date.parse(b.now) - Date.parse(FROZEN_AT)).toBeLessThan(60_000); // B froze near its own time, not A's
+    await new Promise((r) => setTimeout(r, 50));
+    expect([(await clock(A)).now, (await clock(B)).now]).toEqual([a.now, b.now]);
+    expect((await sb.request('POST', '/_sandbox/clock/unfreeze', { body: {} })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    for (const [id, was] of [
+      [A, a],
+      [B, b],
+    ] as const) {
+      const c = await clock(id);
+      expect(c.frozen).toBe(false);
+      expect(Date.parse(c.now)).toBeGreaterThan(Date.parse(was.now));
+    }
+  });
+
   it('a fixture account can have its own clock: reset brings it back there', async () => {
     const fixtures = JSON.parse(await readFile('fixtures/default.json', 'utf8'));
     fixtures.accounts[0].clock = { at: FROZEN_AT, frozen: true };
