@@ -3,7 +3,6 @@
 // (`seconds` belongs to `delay` only), and the answers.
 import { EVENT_TYPES } from '../domain/events.js';
 import type { ErrorDetail } from '../domain/errors.js';
-import type { WebhookFaultAction } from '../store/model.js';
 import type { BodyCheck } from './checks.js';
 import type { Validated } from './from-schema.js';
 import { UUID_PATTERN } from './public.js';
