@@ -6,6 +6,7 @@ import { realClock } from '../clock/clock.js';
 import { notFound } from '../domain/errors.js';
 import type { WebhookSendInput } from '../schemas/webhook-faults.js';
 import type { New, WebhookSend } from '../store/model.js';
+import { take } from '../store/page.js';
 import type { Reads } from '../store/store.js';
 import { badSignatureHeader, STALE_SIGNATURE_SECONDS } from '../domain/webhook-faults.js';
 import { send } from './send.js';
@@ -56,24 +57,15 @@ export async function sendWebhookBody(
   };
   await ctx.store.commit((tx) => {
     tx.put('webhookSends', record);
-    // bounded by count, oldest first: reads only what it removes
-    let excess = tx.webhookSends.size - MAX_SENDS_KEPT;
-    const oldest = excess > 0 ? [...takeFirst(tx.webhookSends.scan({ order: 'oldest' }), excess)] : [];
-    for (const s of oldest) if (excess-- > 0) tx.remove('webhookSends', s.id);
+    // bounded by count, oldest first (creation order): reads only what it removes
+    const excess = [...take(tx.webhookSends.scan({ order: 'oldest' }), tx.webhookSends.size - MAX_SENDS_KEPT)];
+    for (const s of excess) tx.remove('webhookSends', s.id);
   });
   return { statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
-}
-
-function* takeFirst<T>(it: Iterable<T>, n: number): Generator<T> {
-  if (n <= 0) return;
-  for (const x of it) {
-    yield x;
-    if (--n <= 0) return;
-  }
 }
 
 /** The send log, newest first (or one endpoint's). */
 export function listWebhookSends(data: Reads, endpointId: string | undefined, limit: number): Readonly<WebhookSend>[] {
   const source = endpointId ? data.webhookSends.find('byEndpoint', endpointId) : data.webhookSends.scan();
-  return [...takeFirst(source, limit)];
+  return [...take(source, limit)];
 }
