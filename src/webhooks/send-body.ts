@@ -9,8 +9,8 @@ import type { New, WebhookSend } from '../store/model.js';
 import { take } from '../store/page.js';
 import type { Reads } from '../store/store.js';
 import { badSignatureHeader, STALE_SIGNATURE_SECONDS } from '../domain/webhook-faults.js';
-import { send } from './send.js';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../domain/webhook-signature.js';
+import { send, webhookHeaders } from './send.js';
+import { signatureHeader } from '../domain/webhook-signature.js';
 
 /** sends kept in the log (oldest removed first) */
 export const MAX_SENDS_KEPT = 1000;
@@ -35,12 +35,7 @@ export async function sendWebhookBody(
     input.signature === 'bad'
       ? badSignatureHeader(body, endpoint.secret, t)
       : signatureHeader(body, endpoint.secret, input.signature === 'stale' ? t - STALE_SIGNATURE_SECONDS : t);
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': `pix-sandbox/${ctx.version}`,
-    [EVENT_ID_HEADER]: eventId,
-    [SIGNATURE_HEADER]: signature,
-  };
+  const headers = webhookHeaders(ctx.version, eventId, signature);
   const at = ctx.clockOf(endpoint.accountId).nowIso();
   const r = await send(endpoint.url, body, headers, new AbortController().signal);
   const attempt = { at, statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
