@@ -32,6 +32,7 @@ import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schema
 import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
 import type { eventBody } from '../domain/deliveries.js';
 import type { formatWebhookFault, formatWebhookSend } from '../webhooks/fault-format.js';
+import type { sendWebhookBody } from '../webhooks/send-body.js';
 import type { WebhookFaultInput, WebhookSendInput } from '../schemas/webhook-faults.js';
 import { Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 
@@ -54,11 +55,8 @@ export type WebhookSendView = ReturnType<typeof formatWebhookSend>;
 export type WebhookFaultBody = Omit<WebhookFaultInput, 'times'> & { times?: number };
 /** POST /_sandbox/webhooks/send (docs/webhooks.md#sending-any-body); `signature` defaults to valid */
 export type WebhookSendBody = Omit<WebhookSendInput, 'signature'> & { signature?: WebhookSendInput['signature'] };
-export interface WebhookSendResult {
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
+/** The answer of POST /_sandbox/webhooks/send: the one attempt's status, or its network error, and its duration. */
+export type WebhookSendResult = Awaited<ReturnType<typeof sendWebhookBody>>;
 /** GET /_sandbox/health: 200 when ready; health() throws a SandboxApiError (503) while starting or stopping. */
 export interface SandboxHealth {
   status: 'ok' | 'starting' | 'stopping';

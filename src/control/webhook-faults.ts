@@ -2,7 +2,7 @@
 // docs/webhooks.md#sending-any-body). Thin: validate, run a service, answer.
 import { adminRoute } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
-import { controlTag, created, e, noContent, ok } from '../schemas/operation.js';
+import { controlTag, created, e, list, noContent, ok } from '../schemas/operation.js';
 import {
   webhookFaultChecks,
   webhookFaultInputSchema,
@@ -21,7 +21,6 @@ import { listWebhookSends, sendWebhookBody } from '../webhooks/send-body.js';
 import { formatWebhookFault, formatWebhookSend } from '../webhooks/fault-format.js';
 
 const tag = controlTag('webhooks');
-const list = (items: Record<string, unknown>) => ({ type: 'array', items });
 type AccountQuery = { accountId?: string };
 
 export const webhookFaultOperations = [

@@ -3,7 +3,7 @@
 // attempt of a touched delivery is signed, and which held (`reorder`) deliveries a finished one
 // lets go. The service (src/services/webhook-faults.ts) and the dispatcher call them; nothing here
 // reads a clock or the store.
-import type { Delivery, DeliveryAttempt, EventType, FaultMark, New, WebhookFault } from '../store/model.js';
+import type { Delivery, DeliveryAttempt, FaultMark, New, WebhookFault } from '../store/model.js';
 import { signatureHeader, signatureOf } from './webhook-signature.js';
 
 /** A `reorder` fault holds its delivery this long (tenant clock) at most, waiting for the next event. */
@@ -12,12 +12,7 @@ export const REORDER_HOLD_SECONDS = 60;
 export const STALE_SIGNATURE_SECONDS = 600;
 
 /** What a queued delivery is matched on. */
-export interface DeliveryFacts {
-  accountId: string;
-  endpointId: string;
-  eventType: EventType;
-  transactionId: string;
-}
+export type DeliveryFacts = Pick<Delivery, 'accountId' | 'endpointId' | 'eventType' | 'transactionId'>;
 
 export function webhookFaultMatches(f: Readonly<WebhookFault>, d: DeliveryFacts): boolean {
   return (

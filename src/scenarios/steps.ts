@@ -4,7 +4,7 @@
 import { SandboxApiError, seg } from '../client/transport.js';
 import { generateCpf } from '../domain/documents.js';
 import { match, type Mismatch } from './matcher.js';
-import type { ReceivedWebhook } from './receiver.js';
+import type { Inbox, ReceivedWebhook } from './receiver.js';
 import { reportable, type HttpExchange } from './result.js';
 import { StepError, type ScenarioState } from './state.js';
 import type { StepKind } from '../schemas/scenario.js';
@@ -144,28 +144,33 @@ export function checkExchange(ex: HttpExchange, expect: { status?: unknown; body
 }
 
 type WebhookSpec = { type: string; data?: unknown; within?: number };
-const fitsSpec = (spec: WebhookSpec) => (h: ReceivedWebhook) =>
-  !h.consumed && h.event?.type === spec.type && (spec.data === undefined || match(spec.data, h.event.data, '/data').length === 0);
 
-/**
- * Passes when, for `within` seconds, no event that expectWebhook would take (accepted, correctly
- * signed, of the type, data matching, not yet consumed) is or comes in the inbox.
- */
+/** The first event an expectWebhook step would take (accepted, correctly signed, of the type, data matching, not consumed), waiting up to `ms`. */
+function nextFitting(spec: WebhookSpec, inbox: Inbox, ms: number): Promise<ReceivedWebhook | null> {
+  const fits = (h: ReceivedWebhook) =>
+    !h.consumed &&
+    h.signatureValid !== false &&
+    h.event?.type === spec.type &&
+    (spec.data === undefined || match(spec.data, h.event.data, '/data').length === 0);
+  return inbox.waitFor((hits) => hits.find(fits), ms);
+}
+
+function inboxOf(st: ScenarioState): Inbox {
+  if (!st.inbox) throw new StepError('no webhook receiver for this scenario');
+  return st.inbox;
+}
+
+/** Passes when, for `within` seconds, no event that expectWebhook would take is or comes in the inbox. */
 export async function expectNoWebhook(spec: WebhookSpec & { within: number }, st: ScenarioState): Promise<void> {
-  const inbox = st.inbox;
-  if (!inbox) throw new StepError('no webhook receiver for this scenario');
-  const fits = fitsSpec(spec);
-  const hit = await inbox.waitFor((hits) => hits.find((h) => fits(h) && h.signatureValid !== false), spec.within * 1000);
+  const hit = await nextFitting(spec, inboxOf(st), spec.within * 1000);
   if (hit) throw new StepError(`a ${spec.type} event ${hit.event?.id ?? ''} arrived (at ${hit.receivedAt}), expected none within ${spec.within} s`);
 }
 
 /** Waits (bounded) for an accepted, correctly signed event of the type whose data matches; consumes it. */
 export async function expectWebhook(spec: WebhookSpec, st: ScenarioState, defaultMs: number): Promise<ReceivedWebhook> {
-  const inbox = st.inbox;
-  if (!inbox) throw new StepError('no webhook receiver for this scenario');
+  const inbox = inboxOf(st);
   const ms = spec.within !== undefined ? spec.within * 1000 : defaultMs;
-  const fits = fitsSpec(spec);
-  const hit = await inbox.waitFor((hits) => hits.find((h) => fits(h) && h.signatureValid !== false), ms);
+  const hit = await nextFitting(spec, inbox, ms);
   if (hit) {
     hit.consumed = true;
     return hit;

@@ -110,6 +110,18 @@ const expectation = {
   },
 } as const;
 
+/** What an expectWebhook step waits for (and an expectNoWebhook step waits not to see). */
+const webhookExpectation = {
+  type: 'object',
+  required: ['type'],
+  additionalProperties: false,
+  properties: {
+    type: eventType,
+    data: matcher,
+    within: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
+  },
+} as const;
+
 export const stepSchema = {
   type: 'object',
   additionalProperties: false,
@@ -193,26 +205,9 @@ export const stepSchema = {
         dedupe: { type: 'boolean' },
       },
     },
-    expectWebhook: {
-      type: 'object',
-      required: ['type'],
-      additionalProperties: false,
-      properties: {
-        type: eventType,
-        data: matcher,
-        within: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
-      },
-    },
-    expectNoWebhook: {
-      type: 'object',
-      required: ['type', 'within'],
-      additionalProperties: false,
-      properties: {
-        type: eventType,
-        data: matcher,
-        within: { type: 'number', exclusiveMinimum: 0, maximum: 300, 'x-message': 'must be a number of seconds (at most 300)' },
-      },
-    },
+    expectWebhook: webhookExpectation,
+    // the same expectation, with a `within` of its own: how long nothing may arrive
+    expectNoWebhook: { ...webhookExpectation, required: ['type', 'within'] },
     // the fault's own rules (an action, seconds for delay only) are checked by the sandbox (POST /_sandbox/webhooks/faults)
     webhookFault: {
       type: 'object',

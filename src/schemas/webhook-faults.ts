@@ -3,8 +3,8 @@
 // (`seconds` belongs to `delay` only), and the answers.
 import { EVENT_TYPES } from '../domain/events.js';
 import type { ErrorDetail } from '../domain/errors.js';
-import type { EventType, WebhookFaultAction } from '../store/model.js';
 import type { BodyCheck } from './checks.js';
+import type { Validated } from './from-schema.js';
 import { UUID_PATTERN } from './public.js';
 import type { JsonSchema } from './responses.js';
 
@@ -47,15 +47,7 @@ export const webhookFaultInputSchema = {
   },
 } as const;
 
-export interface WebhookFaultInput {
-  endpointId?: string;
-  accountId?: string;
-  eventType?: EventType;
-  transactionId?: string;
-  action: WebhookFaultAction;
-  times: number;
-  seconds?: number;
-}
+export type WebhookFaultInput = Validated<typeof webhookFaultInputSchema>;
 
 /** `seconds` is required for `delay`, and only `delay` takes it. */
 export const webhookFaultChecks: BodyCheck = (b) => {
@@ -85,20 +77,13 @@ export const webhookSendInputSchema = {
   },
 } as const;
 
-export interface WebhookSendInput {
-  endpointId: string;
-  body: unknown;
-  signature: (typeof SEND_SIGNATURES)[number];
-}
+export type WebhookSendInput = Validated<typeof webhookSendInputSchema>;
 
 export const webhookSendsQuerySchema = {
   type: 'object',
   properties: { endpointId: uuid, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
 } as const;
-export interface WebhookSendsQuery {
-  endpointId?: string;
-  limit: number;
-}
+export type WebhookSendsQuery = Validated<typeof webhookSendsQuerySchema>;
 
 // ---- answers ----
 const nullable = (s: JsonSchema): JsonSchema => ({ ...s, type: [s.type as string, 'null'] });

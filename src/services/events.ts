@@ -21,7 +21,7 @@ export function emitEvent(
   if (endpoints.length === 0) return event;
   tx.put('events', event);
   // a webhook fault of the tenant may shape each new delivery (`now` is the tenant's clock at the change)
-  for (const ep of endpoints) applyWebhookFaults(tx, queueDelivery(tx, ep, event, now, newId), t.accountId, Date.parse(now), newId);
+  for (const ep of endpoints) applyWebhookFaults(tx, queueDelivery(tx, ep, event, now, newId), now, newId);
   return event;
 }
 

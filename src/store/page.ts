@@ -47,3 +47,12 @@ export function* mergeBySeq<T extends Readonly<Stored>>(sources: Iterable<T>[], 
     heads[best] = its[best]!.next();
   }
 }
+
+/** The first `n` records of `source` (none when `n` ≤ 0), read lazily: a bounded read of an index or a scan. */
+export function* take<T>(source: Iterable<T>, n: number): Generator<T> {
+  if (n <= 0) return;
+  for (const x of source) {
+    yield x;
+    if (--n <= 0) return;
+  }
+}

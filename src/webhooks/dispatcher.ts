@@ -15,8 +15,7 @@ import { releaseHeldDeliveries } from '../services/webhook-faults.js';
 import { markedAttempt, signAttempt } from '../domain/webhook-faults.js';
 import { afterAttempt, dueHeads, eventBody } from '../domain/deliveries.js';
 import { prune } from './prune.js';
-import { send } from './send.js';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../domain/webhook-signature.js';
+import { send, webhookHeaders } from './send.js';
 
 /** attempts in flight at once (a hung receiver holds a slot for up to 5 s) */
 const MAX_IN_FLIGHT = 32;
@@ -176,12 +175,8 @@ export class Dispatcher implements Worker {
       const body = JSON.stringify(eventBody(event));
       // t is transport time (real clock), so that receivers' replay windows hold even after the sandbox clock jumps
       const t = Math.floor(realClock.nowMs() / 1000);
-      const headers = {
-        'content-type': 'application/json',
-        'user-agent': `pix-sandbox/${this.#ctx.version}`,
-        [EVENT_ID_HEADER]: event.id,
-        [SIGNATURE_HEADER]: signAttempt(d, body, endpoint.secret, t), // a webhook fault may spoil the first one's
-      };
+      // a webhook fault may spoil the first attempt's signature
+      const headers = webhookHeaders(this.#ctx.version, event.id, signAttempt(d, body, endpoint.secret, t));
       const r = await send(endpoint.url, body, headers, this.#abort.signal);
       if (r.aborted) return;
       result = r;

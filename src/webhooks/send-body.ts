@@ -6,10 +6,11 @@ import { realClock } from '../clock/clock.js';
 import { notFound } from '../domain/errors.js';
 import type { WebhookSendInput } from '../schemas/webhook-faults.js';
 import type { New, WebhookSend } from '../store/model.js';
+import { take } from '../store/page.js';
 import type { Reads } from '../store/store.js';
 import { badSignatureHeader, STALE_SIGNATURE_SECONDS } from '../domain/webhook-faults.js';
-import { send } from './send.js';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../domain/webhook-signature.js';
+import { send, webhookHeaders } from './send.js';
+import { signatureHeader } from '../domain/webhook-signature.js';
 
 /** sends kept in the log (oldest removed first) */
 export const MAX_SENDS_KEPT = 1000;
@@ -34,12 +35,7 @@ export async function sendWebhookBody(
     input.signature === 'bad'
       ? badSignatureHeader(body, endpoint.secret, t)
       : signatureHeader(body, endpoint.secret, input.signature === 'stale' ? t - STALE_SIGNATURE_SECONDS : t);
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': `pix-sandbox/${ctx.version}`,
-    [EVENT_ID_HEADER]: eventId,
-    [SIGNATURE_HEADER]: signature,
-  };
+  const headers = webhookHeaders(ctx.version, eventId, signature);
   const at = ctx.clockOf(endpoint.accountId).nowIso();
   const r = await send(endpoint.url, body, headers, new AbortController().signal);
   const attempt = { at, statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
@@ -56,24 +52,15 @@ export async function sendWebhookBody(
   };
   await ctx.store.commit((tx) => {
     tx.put('webhookSends', record);
-    // bounded by count, oldest first: reads only what it removes
-    let excess = tx.webhookSends.size - MAX_SENDS_KEPT;
-    const oldest = excess > 0 ? [...takeFirst(tx.webhookSends.scan({ order: 'oldest' }), excess)] : [];
-    for (const s of oldest) if (excess-- > 0) tx.remove('webhookSends', s.id);
+    // bounded by count, oldest first (creation order): reads only what it removes
+    const excess = [...take(tx.webhookSends.scan({ order: 'oldest' }), tx.webhookSends.size - MAX_SENDS_KEPT)];
+    for (const s of excess) tx.remove('webhookSends', s.id);
   });
   return { statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
-}
-
-function* takeFirst<T>(it: Iterable<T>, n: number): Generator<T> {
-  if (n <= 0) return;
-  for (const x of it) {
-    yield x;
-    if (--n <= 0) return;
-  }
 }
 
 /** The send log, newest first (or one endpoint's). */
 export function listWebhookSends(data: Reads, endpointId: string | undefined, limit: number): Readonly<WebhookSend>[] {
   const source = endpointId ? data.webhookSends.find('byEndpoint', endpointId) : data.webhookSends.scan();
-  return [...takeFirst(source, limit)];
+  return [...take(source, limit)];
 }

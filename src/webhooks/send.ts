@@ -5,8 +5,19 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { httpsModule } from '../lazy-builtins.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../domain/webhook-signature.js';
 
 export const ATTEMPT_TIMEOUT_MS = 5000;
+
+/** The headers of every webhook POST, a delivery's or an arbitrary send's (docs/webhooks.md). */
+export function webhookHeaders(version: string, eventId: string, signature: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': `pix-sandbox/${version}`,
+    [EVENT_ID_HEADER]: eventId,
+    [SIGNATURE_HEADER]: signature,
+  };
+}
 
 export interface SendResult {
   statusCode: number | null;

@@ -29,6 +29,16 @@ const nothingWithin = (ms: number, filter?: (r: any) => boolean) =>
     () => true,
   );
 
+/** Once the first attempt of the transaction's delivery is recorded, the clock moves past its retry: both hits. */
+async function retried(transactionId: string) {
+  await until(
+    () => deliveries(sb, `transactionId=${transactionId}`),
+    (ds) => ds[0]?.attempts.length === 1,
+  );
+  await advance(sb, 10);
+  return rx.waitFor(2);
+}
+
 beforeAll(async () => {
   rx = await startReceiver();
   sb = await startTestSandbox();
@@ -100,12 +110,7 @@ describe('webhook delivery faults', () => {
     const [first] = await rx.waitFor(1);
     expect(verifies(first!)).toBe(false);
     expect(String(first!.headers['x-sandbox-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    await until(
-      () => deliveries(sb, `transactionId=${id}`),
-      (ds) => ds[0]?.attempts.length === 1,
-    );
-    await advance(sb, 10);
-    const hits = await rx.waitFor(2);
+    const hits = await retried(id);
     expect(verifies(hits[1]!)).toBe(true);
     expect(hits[1]!.raw).toBe(first!.raw);
     const [d] = await deliveries(sb, `transactionId=${id}`);
@@ -121,12 +126,7 @@ describe('webhook delivery faults', () => {
     expect(Date.now() / 1000 - tOf(first!)).toBeGreaterThanOrEqual(300);
     expect(verifies(first!)).toBe(false); // outside the usual 5-minute tolerance
     expect(verifies(first!, Infinity)).toBe(true); // yet the HMAC itself is right
-    await until(
-      () => deliveries(sb, `transactionId=${id}`),
-      (ds) => ds[0]?.attempts.length === 1,
-    );
-    await advance(sb, 10);
-    const hits = await rx.waitFor(2);
+    const hits = await retried(id);
     expect(verifies(hits[1]!)).toBe(true);
     expect(Math.abs(Date.now() / 1000 - tOf(hits[1]!))).toBeLessThan(60);
   });

@@ -138,4 +138,18 @@ describe('from code and from the shell', () => {
     expect(rx.received.at(-1)!.raw).toBe('{"id":"evt_cli","type":"cashout.failed"}');
     expect((await cli('webhooks', 'send', ep.id, '--body', '{not json')).code).toBe(2);
   });
+
+  it('the log keeps the last 1,000 sends: the oldest go first', async () => {
+    const other = await register(sb, { url: rx.url });
+    const sends = async (q: string) => (await sb.request('GET', `/_sandbox/webhooks/sends?limit=1000&${q}`)).body as any[];
+    await send({ endpointId: ep.id, body: { id: 'evt_before_the_bound' } });
+    for (const id of ['evt_old_1', 'evt_old_2', 'evt_old_3']) await send({ endpointId: other.id, body: { id } });
+    // then 1,000 more to the other endpoint: every send before them falls out of the log
+    for (let i = 0; i < 1000; i += 25)
+      await Promise.all(Array.from({ length: 25 }, (_, j) => send({ endpointId: other.id, body: { id: `evt_bound_${i + j}` } })));
+    expect(await sends(`endpointId=${ep.id}`)).toEqual([]);
+    const log = await sends(`endpointId=${other.id}`);
+    expect(log).toHaveLength(1000);
+    expect(log.every((s) => s.eventId.startsWith('evt_bound_'))).toBe(true);
+  });
 });
