@@ -7,6 +7,7 @@
 import type { AppContext, Worker } from '../context.js';
 import { dueActions, type DueAction } from '../domain/due.js';
 import { SandboxError } from '../domain/errors.js';
+import { take } from '../store/page.js';
 import type { Tx } from '../store/store.js';
 import { closeChargeAt, getCharge, payChargeAt } from './charges.js';
 import { settleTransferAt } from './transfers.js';
@@ -44,14 +45,6 @@ function dueNow(ctx: AppContext, accountIds: readonly string[], limit: number): 
     if (out.length >= limit) break;
   }
   return out;
-}
-
-function* take<T>(it: Iterable<T>, n: number): Generator<T> {
-  if (n <= 0) return;
-  for (const x of it) {
-    yield x;
-    if (--n <= 0) return;
-  }
 }
 
 /**
