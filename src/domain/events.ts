@@ -11,15 +11,7 @@ const NAMES: Record<Transaction['status'], EventType | null> = {
   FAILED: 'cashout.failed',
 };
 
-export const EVENT_TYPES: EventType[] = [
-  'cashin.created',
-  'cashin.paid',
-  'cashin.expired',
-  'cashin.cancelled',
-  'cashout.created',
-  'cashout.completed',
-  'cashout.failed',
-];
+export { EVENT_TYPES } from './vocabulary.js';
 
 /** The event named by a transaction's current status. */
 export const eventTypeFor = (t: Readonly<New<Transaction>>): EventType => NAMES[t.status]!;

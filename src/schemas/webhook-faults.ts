@@ -8,7 +8,8 @@ import type { Validated } from './from-schema.js';
 import { UUID_PATTERN } from './public.js';
 import type { JsonSchema } from './responses.js';
 
-export const WEBHOOK_FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'] as const;
+export { WEBHOOK_FAULT_ACTIONS } from '../domain/vocabulary.js';
+import { WEBHOOK_FAULT_ACTIONS } from '../domain/vocabulary.js';
 export const SEND_SIGNATURES = ['valid', 'bad', 'stale'] as const;
 /** the longest `delay`: 30 days, the longest a charge can wait too */
 export const MAX_DELAY_SECONDS = 2_592_000;

@@ -24,14 +24,21 @@ export interface Stored {
 /** A record as written by its maker: the store gives it its `seq` (distributes over unions). */
 export type New<T> = T extends Stored ? Omit<T, 'seq'> & { seq?: number } : never;
 
-export type ChargeStatus = 'WAITING_PAYMENT' | 'PAID' | 'EXPIRED' | 'CANCELLED';
-export type TransferStatus = 'PROCESSING' | 'COMPLETED' | 'FAILED';
-export type TransactionStatus = ChargeStatus | TransferStatus;
-export type TransactionType = 'CASH_IN' | 'CASH_OUT';
-export type MerchantStatus = 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-export type DocumentType = 'CPF' | 'CNPJ';
-export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM';
-export type SplitMode = 'FIXED' | 'PERCENTAGE';
+import type {
+  ChargeStatus,
+  DeliveryStatus,
+  DocumentType,
+  EventType,
+  MerchantStatus,
+  PixKeyType,
+  SplitMode,
+  TransactionStatus,
+  TransactionType,
+  TransferStatus,
+} from '../domain/vocabulary.js';
+
+// the closed lists of words are declared once, in the domain
+export type * from '../domain/vocabulary.js';
 
 export interface Account extends Stored {
   id: string;
@@ -253,9 +260,6 @@ export interface Rule extends Stored {
   createdAt: string;
 }
 
-export type EventType =
-  'cashin.created' | 'cashin.paid' | 'cashin.expired' | 'cashin.cancelled' | 'cashout.created' | 'cashout.completed' | 'cashout.failed';
-
 export interface WebhookEndpoint extends Stored {
   id: string;
   accountId: string;
@@ -313,9 +317,6 @@ export interface Delivery extends Stored {
   /** the webhook fault that applied to this delivery; absent when none did */
   fault?: FaultMark;
 }
-
-/** DROPPED: a `drop` webhook fault kept it from being sent at all. */
-export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'DEAD' | 'DROPPED';
 
 export interface Fault extends Stored {
   id: string;

@@ -1,9 +1,7 @@
 // The records of webhook delivery faults and arbitrary sends (docs/webhooks.md#delivery-faults),
 // part of the one data model (model.ts re-exports them).
-import type { DeliveryAttempt, EventType, Stored } from './model.js';
-
-/** What a webhook fault does to a delivery (docs/webhooks.md#delivery-faults). */
-export type WebhookFaultAction = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'bad-signature' | 'stale-signature';
+import type { EventType, WebhookFaultAction } from '../domain/vocabulary.js';
+import type { DeliveryAttempt, Stored } from './model.js';
 
 /** Which webhook fault touched a delivery or an attempt. */
 export interface FaultMark {
