@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { defaultConfig, envVar, MAX_SEED, SERVE_OPTIONS, shownDefault, type Config, type ServeFlags } from '../config.js';
 import { boot } from '../server.js';
-import { StoreFileError } from '../store/wal-adapter.js';
+import { StoreFileError } from '../store/data-file.js';
 import { SandboxError } from '../domain/errors.js';
 import { TlsConfigError } from '../http/tls.js';
 import { startupLines } from './banner.js';
