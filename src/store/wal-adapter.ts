@@ -64,6 +64,8 @@ export class WalAdapter implements LogAdapter {
   /** a log rotation under way: appends wait for it */
   #rotation: Promise<void> | null = null;
   #appending: Promise<void> | null = null;
+  /** the temporary files an earlier process left are removed by this adapter's first compaction */
+  #tidied = false;
 
   constructor(
     readonly file: string,
@@ -74,7 +76,6 @@ export class WalAdapter implements LogAdapter {
 
   /** Low.read(): the store as the snapshot and the logs after it make it; null when there is no store yet. */
   async read(): Promise<StoreData | null> {
-    await this.#removeTemporaries();
     // the snapshot's meta line fills in the meta; a store without a snapshot is a new one
     const data = new StoreData(emptyData('', '').meta);
     const replay = (ops: Op[]) => {
@@ -115,6 +116,7 @@ export class WalAdapter implements LogAdapter {
       await rotation;
       this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
       for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await unlink(r.file).catch(() => undefined);
+      if (!this.#tidied) await this.#removeTemporaries();
     })();
     const settled = done.then(
       () => undefined,
@@ -198,8 +200,9 @@ export class WalAdapter implements LogAdapter {
     return (this.#wal = wal);
   }
 
-  /** The snapshots' temporary files a crash in the middle of a compaction left behind. */
+  /** The snapshots' temporary files a crash in the middle of a compaction left behind (compactions here run one at a time). */
   async #removeTemporaries(): Promise<void> {
+    this.#tidied = true;
     const dir = path.dirname(this.file);
     const base = path.basename(this.file);
     for (const name of await readdir(dir).catch(() => [] as string[]))

@@ -130,6 +130,16 @@ describe('compaction and crashes around it', () => {
     await reopened.close();
   });
 
+  it('the first compaction removes the snapshot temporary files a crash left behind, and nothing else', async () => {
+    await (await open()).close();
+    await writeFile(`${file}.0123456789ab.tmp`, '{"pixSandbox":"snapshot","version":1,"covers":0}\n[{"meta":"se');
+    await writeFile(`${file}.notes.tmp`, 'not a snapshot of ours');
+    const store = await open();
+    await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
+    await store.close(); // compacts
+    expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.notes.tmp', 'db.json.wal']);
+  });
+
   it('moving the files aside (reset) waits for a compaction under way and takes every log along', async () => {
     const store = await open();
     await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
