@@ -32,8 +32,9 @@ export class StoreFileError extends Error {
 /** Files are created readable by their owner only: they hold the token signing key and webhook secrets. */
 export const FILE_MODE = 0o600;
 
+/** The first line of a file (a log's has no `covers`: JSON leaves an undefined field out). */
 export const headerLine = (kind: FileKind, covers?: number): string =>
-  `${JSON.stringify(kind === 'snapshot' ? { pixSandbox: kind, version: SCHEMA_VERSION, covers } : { pixSandbox: kind, version: SCHEMA_VERSION })}\n`;
+  `${JSON.stringify({ pixSandbox: kind, version: SCHEMA_VERSION, covers })}\n`;
 export const endLine = (lines: number): string => `${JSON.stringify({ end: lines })}\n`;
 
 const CHUNK = 1 << 20;
