@@ -3,7 +3,6 @@
 import http from 'node:http';
 import type https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { mkdir } from 'node:fs/promises';
 import { createApp } from './app.js';
 import { createClock, realClock } from './clock/clock.js';
 import { startTicker } from './clock/ticker.js';
@@ -12,6 +11,7 @@ import { createContext, type AppContext } from './context.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import { httpsModule } from './lazy-builtins.js';
 import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
+import { openDataFolder, type DataFolder } from './store/data-folder.js';
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';
 import { startWebhooks } from './webhooks/extension.js';
@@ -40,10 +40,16 @@ export type Extension = (ctx: AppContext) => Promise<void | string[]> | void | s
 /** Hooks that other modules add (webhook dispatcher, HTTPS listener, ...). */
 export const EXTENSIONS: { beforeListen: Extension[] } = { beforeListen: [startWebhooks] };
 
-export async function openStore(config: Config, now: () => string): Promise<Store> {
+/** The data folder taken for this sandbox (none with --memory), and the store opened in it. */
+async function openStore(config: Config, now: () => string): Promise<{ store: Store; folder: DataFolder | null }> {
   const file = dataFile(config);
-  if (file) await mkdir(config.dataDir, { recursive: true });
-  return Store.open({ file, fsync: config.fsync, now });
+  const folder = file ? await openDataFolder(config.dataDir) : null;
+  try {
+    return { store: await Store.open({ file, fsync: config.fsync, now }), folder };
+  } catch (e) {
+    await folder?.release();
+    throw e;
+  }
 }
 
 export async function loadFixtures(ctx: AppContext, fixturesFile: string): Promise<void> {
@@ -69,19 +75,24 @@ export async function boot(config: Config): Promise<Running> {
   const startedAtMs = realClock.nowMs();
   let store: Store | null = null;
   const clock = createClock(() => store?.meta.clockOffsetMs ?? 0);
-  store = await openStore(config, () => clock.nowIso());
+  const opened = await openStore(config, () => clock.nowIso());
+  store = opened.store;
   const freshStore = isEmpty(store);
   const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs, freshStore });
   let tlsMaterial: TlsMaterial | null = null;
   const listeners: Listener[] = [];
   /** what boot() opened besides the listeners: on stop, and when a start fails half-way */
   const release = async () => {
-    for (const w of ctx.workers) await w.stop();
-    await ctx.store.close();
-    ctx.readiness.storeOpen = false;
+    try {
+      for (const w of ctx.workers) await w.stop();
+      await ctx.store.close();
+      ctx.readiness.storeOpen = false;
+    } finally {
+      await opened.folder?.release(); // a store that could not close is no reason to hold the folder
+    }
     await tlsMaterial?.cleanup();
   };
-  const notes: string[] = [];
+  const notes: string[] = [...(opened.folder?.notes ?? [])];
   const urlOf = (scheme: string, addr: AddressInfo) => {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     return `${scheme}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;

@@ -2,7 +2,8 @@
 import type { Argv } from 'yargs';
 import { defaultConfig, envVar, MAX_SEED, SERVE_OPTIONS, shownDefault, type Config, type ServeFlags } from '../config.js';
 import { boot } from '../server.js';
-import { StoreFileError } from '../store/wal-adapter.js';
+import { StoreFileError } from '../store/data-file.js';
+import { FolderLockedError } from '../store/lock.js';
 import { SandboxError } from '../domain/errors.js';
 import { TlsConfigError } from '../http/tls.js';
 import { startupLines } from './banner.js';
@@ -63,7 +64,7 @@ export async function serve(config: Config): Promise<void> {
   try {
     running = await boot(config);
   } catch (e) {
-    if (e instanceof StoreFileError || e instanceof SandboxError || e instanceof TlsConfigError) {
+    if (e instanceof StoreFileError || e instanceof FolderLockedError || e instanceof SandboxError || e instanceof TlsConfigError) {
       console.error(`pix-sandbox: ${e.message}`);
       process.exit(2);
     }

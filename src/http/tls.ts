@@ -133,7 +133,7 @@ export async function loadTls(config: Config): Promise<TlsMaterial> {
   const names = certificateNames(config);
   const temp = config.memory ? await mkdtemp(path.join(os.tmpdir(), 'pix-sandbox-tls-')) : null;
   const dir = temp ?? path.resolve(config.dataDir);
-  if (!temp) await mkdir(dir, { recursive: true });
+  if (!temp) await mkdir(dir, { recursive: true, mode: 0o700 });
   const certPath = path.join(dir, 'cert.pem');
   const keyPath = path.join(dir, 'key.pem');
   const cleanup = async () => {
@@ -145,6 +145,6 @@ export async function loadTls(config: Config): Promise<TlsMaterial> {
   ({ cert, key } = await generateCertificate(names));
   // key first: a crash in between leaves a pair that does not match, which the next start regenerates
   await writeAtomic(keyPath, key, 0o600);
-  await writeAtomic(certPath, cert, 0o644);
+  await writeAtomic(certPath, cert, 0o600); // the data folder's files are its owner's only (docs/decisions.md#d56-data-files-are-private)
   return { cert, key, certPath, keyPath, generated: true, cleanup };
 }

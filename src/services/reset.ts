@@ -10,7 +10,6 @@ import { packagePath } from '../paths.js';
 import type { Fixtures } from '../schemas/fixtures.js';
 import { checkFixtures, hashFixtureSecrets, readFixtures, seed } from './seed.js';
 import { emptyData } from '../store/model.js';
-import { moveAside } from '../store/wal-adapter.js';
 import { ensureConfigEndpoint } from './webhook-endpoints.js';
 
 /** The fixture sets shipped in the package's fixtures/ folder, by name. */
@@ -61,7 +60,7 @@ async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsid
   const store = ctx.store;
   await store.sync();
   const stamp = new Date(realClock.nowMs()).toISOString().replace(/[-:.]/g, '');
-  const movedAsideTo = store.file ? await moveAside(store.file, `reset-${stamp}`) : null;
+  const movedAsideTo = await store.moveAside(`reset-${stamp}`);
   // the clock offset goes with the old data, so "now" is real time again
   await store.replace(emptyData(store.meta.signingSecret, new Date(realClock.nowMs()).toISOString()));
   await store.commit((tx) => {

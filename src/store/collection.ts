@@ -58,7 +58,8 @@ export interface Reader<T extends Stored, K extends string = string, G extends s
 
 const START = MAX_VALUE + 1;
 
-class Index<T> {
+/** One declared index and its table (test/helpers/store-checks.ts holds each to a full scan). */
+export class Index<T> {
   /** a key index: (hash of the key, seq) pairs */
   readonly pairs = new PairSet('uint32');
   /** a grouped ordered index: one ordered set of (instant, seq) per group */
@@ -96,14 +97,15 @@ class Index<T> {
 export abstract class Collection<T extends Stored> implements Reader<T> {
   /** (seq, where the record is): creation order */
   protected readonly rows = new PairSet('uint32');
-  readonly #indexes = new Map<string, Index<T>>();
+  /** the declared indexes' tables: the collection's own bookkeeping (readers see the Reader interface only) */
+  readonly indexes: ReadonlyMap<string, Index<T>>;
   readonly #observers: ((before: Readonly<T> | undefined, after: Readonly<T> | undefined) => void)[] = [];
 
   constructor(
     readonly name: string,
     indexes: Record<string, IndexSpec<T>>,
   ) {
-    for (const [n, spec] of Object.entries(indexes)) this.#indexes.set(n, new Index(n, spec));
+    this.indexes = new Map(Object.entries(indexes).map(([n, spec]) => [n, new Index(n, spec)]));
   }
 
   // ---- what a kind of collection provides ----
@@ -193,13 +195,13 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
   }
 
   #groupIndex(index: string): Index<T> {
-    const ix = this.#indexes.get(index);
+    const ix = this.indexes.get(index);
     if (!ix?.groups) throw new Error(`${this.name} has no grouped ordered index ${index}`);
     return ix;
   }
 
   #keyIndex(index: string): Index<T> {
-    const ix = this.#indexes.get(index);
+    const ix = this.indexes.get(index);
     if (!ix || !('key' in ix.spec)) throw new Error(`${this.name} has no key index ${index}`);
     return ix;
   }
@@ -212,7 +214,7 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
   }
 
   protected changed(before: Readonly<T> | undefined, after: Readonly<T> | undefined): void {
-    for (const ix of this.#indexes.values()) {
+    for (const ix of this.indexes.values()) {
       const b = before ? ix.keyOf(before) : null;
       const a = after ? ix.keyOf(after) : null;
       if (ix.groups) {
@@ -233,40 +235,11 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
   /** Bytes of the tables and indexes (diagnostics). */
   indexBytes(): number {
     let n = this.rows.bytes();
-    for (const ix of this.#indexes.values()) {
+    for (const ix of this.indexes.values()) {
       n += ix.pairs.bytes();
       for (const set of ix.groups?.values() ?? []) n += set.bytes();
     }
     return n;
-  }
-
-  /** Each index as entries [key or instant, seq] (tests compare them with a full scan). */
-  indexEntries(): Record<string, [number, number][]> {
-    const out: Record<string, [number, number][]> = {};
-    for (const [name, ix] of this.#indexes) {
-      const entries: [number, number][] = [];
-      for (const set of ix.groups ? ix.groups.values() : [ix.pairs]) {
-        const { k, v } = set.copy();
-        for (let i = 0; i < k.length; i++) entries.push([k[i]!, v[i]!]);
-      }
-      // a grouped index: its groups' entries together, in the order a single one would hold them
-      out[name] = ix.groups ? entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]) : entries;
-    }
-    return out;
-  }
-
-  /** What each index would hold for these records (tests: the indexes agree with a full scan). */
-  expectedIndexEntries(records: Iterable<Readonly<T>>): Record<string, [number, number][]> {
-    const out: Record<string, [number, number][]> = {};
-    for (const [name, ix] of this.#indexes) {
-      const entries: [number, number][] = [];
-      for (const r of records) {
-        const key = ix.keyOf(r);
-        if (key !== null) entries.push([key, r.seq]);
-      }
-      out[name] = entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    }
-    return out;
   }
 }
 

@@ -20,11 +20,8 @@ export class StoreData {
   meta: Meta;
   readonly balances = new Balances();
   readonly collections: Collections;
-  /** loading gave records a seq their file did not hold: the next snapshot should record it */
-  seqsGiven = false;
-
   constructor(meta: Meta) {
-    this.meta = { ...meta, seq: Number.isSafeInteger(meta.seq) && meta.seq > 0 ? meta.seq : 0 };
+    this.meta = { ...meta };
     const codec = new Codec();
     const made = {} as Record<CollectionName, Collection<never>>;
     for (const c of COLLECTIONS) {
@@ -41,43 +38,18 @@ export class StoreData {
   }
 
   /**
-   * A record from the snapshot or the log. Its seq is kept when it is one this collection has not
-   * given to another record; otherwise (a file of an older version, a hand edit) it gets the next.
+   * A record from the snapshot or the log, or of data handed to a reset: stored with the seq it
+   * carries, which must be one no other record of its collection has (the store gave it).
    */
   load(c: CollectionName, id: string, value: unknown): void {
-    const coll = this.collections[c] as Collection<EntityOf<CollectionName>> | undefined;
-    // not a record, or a collection this build does not know: nothing to keep
-    if (!coll || !value || typeof value !== 'object' || Array.isArray(value)) return;
-    let record = value as EntityOf<CollectionName>;
-    if (record.id !== id) record = { ...record, id };
-    record = this.#withAccount(c, record);
+    const coll = this.collections[c] as Collection<EntityOf<CollectionName>>;
+    const record = value as EntityOf<CollectionName> | null;
+    if (!record || typeof record !== 'object' || Array.isArray(record) || record.id !== id) throw new Error(`${c} ${id}: not its record`);
     const seq = record.seq;
-    const valid = Number.isSafeInteger(seq) && seq >= 1 && seq <= MAX_VALUE;
-    const taken = valid && coll.seqTaken(seq, id);
-    if (!valid || taken) {
-      record = { ...record, seq: ++this.meta.seq };
-      this.seqsGiven = true;
-    } else if (seq > this.meta.seq) this.meta.seq = seq;
+    if (!Number.isSafeInteger(seq) || seq < 1 || seq > MAX_VALUE || coll.seqTaken(seq, id))
+      throw new Error(`${c} ${id}: seq ${seq} is not its own`);
+    if (seq > this.meta.seq) this.meta.seq = seq;
     coll._set(record);
-  }
-
-  /**
-   * Deliveries and idempotency records carry their tenant's id (each tenant's due work is indexed by
-   * it); a file written before they did gets it from the endpoint, or from the principal (an account
-   * or a merchant), both loaded before them.
-   */
-  #withAccount(c: CollectionName, record: EntityOf<CollectionName>): EntityOf<CollectionName> {
-    if (c !== 'deliveries' && c !== 'idempotency') return record;
-    const r = record as unknown as { accountId?: string; endpointId?: string; principalId?: string };
-    if (typeof r.accountId === 'string') return record;
-    const { webhookEndpoints, accounts, merchants } = this.collections;
-    const accountId =
-      c === 'deliveries'
-        ? webhookEndpoints.get(String(r.endpointId))?.accountId
-        : accounts.has(String(r.principalId))
-          ? String(r.principalId)
-          : merchants.get(String(r.principalId))?.accountId;
-    return accountId === undefined ? record : { ...record, accountId };
   }
 
   /** The whole store as its file holds it: a full scan of everything (tests and tools). */

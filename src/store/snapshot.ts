@@ -1,25 +1,23 @@
-// The snapshot file (db.json), written and read a record at a time so that a store of 100,000
-// transactions never needs its whole text in memory at once. The file is ordinary JSON, laid out
-// one record per line:
-//   {"meta":{...},
-//   "_wal":3,
-//   "transactions":{
-//   "<id>":{...},
-//   "<id>":{...}
-//   },
-//   ...
-//   }
-// `_wal` is the number of the last log file the snapshot covers (see wal-adapter.ts). A file in
-// any other layout (hand-made, pretty-printed, an older version's single line) is read whole.
+// The snapshot file (db.json), written a record at a time so that a store of 100,000 transactions
+// never needs its whole text in memory. It is in the log's own line format (data-file.ts):
+//   {"pixSandbox":"snapshot","version":1,"covers":3}
+//   [{"meta":"signingSecret","v":"…"},{"meta":"clockOffsetMs","v":0},…]
+//   [{"c":"accounts","id":"<id>","v":{…}}]
+//   … one line per record, each collection's records in creation order …
+//   {"end":1234}
+// `covers` is the number of the last log file the snapshot covers (see wal-adapter.ts).
+import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
+import { endLine, FILE_MODE, headerLine } from './data-file.js';
 import type { StoreData } from './data.js';
 import { COLLECTIONS, type Data, type Meta } from './model.js';
+import type { Op } from './ops.js';
 import { PackedCollection } from './packed.js';
 
 /** A point-in-time copy of the store's contents, cheap to take (positions and references, never record copies). */
 export interface SnapshotSource {
   meta: Meta;
+  /** the number of the last rotated log the snapshot covers */
   wal: number;
   collections: { name: string; records: () => Iterable<[string, unknown]> }[];
 }
@@ -50,19 +48,23 @@ export function sourceOf(data: Data, wal = 0): SnapshotSource {
 }
 
 const CHUNK = 1 << 20;
-let tmpCounter = 0;
 
 /**
- * Writes the snapshot to a temporary file beside `file` and renames it over `file` (atomic: a crash
- * leaves the old snapshot or the new one, never a part). Yields to the event loop between chunks,
- * so requests keep being served. Resolves with the size written.
+ * Writes the snapshot to a temporary file beside `file` (readable by its owner only, from its
+ * creation) and renames it over `file`: atomic, a crash leaves the old snapshot or the new one,
+ * never a part. Yields to the event loop between chunks, so requests keep being served. Resolves
+ * with the size written.
  */
 export async function writeSnapshot(file: string, src: SnapshotSource, fsync: boolean): Promise<number> {
-  const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
-  const fh: FileHandle = await open(tmp, 'w');
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const fh: FileHandle = await open(tmp, 'wx', FILE_MODE);
   let bytes = 0;
   try {
-    let chunk = `{"meta":${JSON.stringify(src.meta)},\n"_wal":${src.wal},\n`;
+    // the version is the header's: meta keeps it in memory only
+    const { schemaVersion: _version, ...meta } = src.meta;
+    const metaOps: Op[] = Object.entries(meta).map(([k, v]) => ({ meta: k as keyof Meta, v }));
+    let chunk = headerLine('snapshot', src.wal) + `${JSON.stringify(metaOps)}\n`;
+    let lines = 1;
     const flush = async (force = false) => {
       if (!force && chunk.length < CHUNK) return;
       const buf = Buffer.from(chunk, 'utf8');
@@ -70,19 +72,14 @@ export async function writeSnapshot(file: string, src: SnapshotSource, fsync: bo
       bytes += buf.length;
       chunk = '';
     };
-    for (let i = 0; i < src.collections.length; i++) {
-      const c = src.collections[i]!;
-      chunk += `${JSON.stringify(c.name)}:{`;
-      let first = true;
-      for (const [id, record] of c.records()) {
-        chunk += `${first ? '\n' : ',\n'}${JSON.stringify(id)}:${JSON.stringify(record)}`;
-        first = false;
+    for (const { name, records } of src.collections) {
+      for (const [id, v] of records()) {
+        chunk += `${JSON.stringify([{ c: name, id, v }])}\n`;
+        lines++;
         await flush();
       }
-      chunk += `\n}${i === src.collections.length - 1 ? '' : ','}\n`;
     }
-    if (src.collections.length === 0) chunk = chunk.replace(/,\n$/, '\n');
-    chunk += '}\n';
+    chunk += endLine(lines);
     await flush(true);
     if (fsync) await fh.sync();
     await fh.close();
@@ -95,150 +92,6 @@ export async function writeSnapshot(file: string, src: SnapshotSource, fsync: bo
   }
 }
 
-/** Receives what a snapshot holds, a record at a time. */
-export interface SnapshotSink {
-  meta(meta: Meta): void;
-  record(collection: string, id: string, value: unknown): void;
-  /** forget everything received (the line reader gave up; the whole file is read again) */
-  reset(): void;
-}
-
-export class SnapshotFormatError extends Error {}
-
-/** Not our one-record-per-line layout after all (a file edited by hand): read it whole instead. */
-class LayoutMismatch extends Error {}
-
-const META_LINE = /^\{"meta":(.*),$/;
-const WAL_LINE = /^"_wal":(\d+),$/;
-const OPEN_LINE = /^("(?:[^"\\]|\\.)*"):\{$/;
-
-/**
- * Reads the snapshot into `sink`. Resolves with null when there is no file, else with what the
- * file says about the log and its size. Throws SnapshotFormatError for a file that is not JSON.
- */
-export async function readSnapshot(
-  file: string,
-  sink: SnapshotSink,
-): Promise<{ wal: number; bytes: number; layout: 'lines' | 'whole' } | null> {
-  let fh: FileHandle;
-  try {
-    fh = await open(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-  try {
-    const size = (await fh.stat()).size;
-    try {
-      const wal = await readLines(fh, sink);
-      return { wal, bytes: size, layout: 'lines' };
-    } catch (e) {
-      if (!(e instanceof LayoutMismatch)) throw e;
-    }
-    sink.reset();
-    const text = (await fh.readFile({ encoding: 'utf8' })) || '';
-    return { wal: readWhole(text, sink), bytes: size, layout: 'whole' };
-  } finally {
-    await fh.close();
-  }
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new SnapshotFormatError(`it is not valid JSON (${(e as Error).message})`);
-  }
-}
-
-function readWhole(text: string, sink: SnapshotSink): number {
-  const data = parse(text) as Record<string, unknown> | null;
-  if (!data || typeof data !== 'object' || Array.isArray(data) || !data.meta || typeof data.meta !== 'object') {
-    throw new SnapshotFormatError('it is not a pix-sandbox store (no "meta" object)');
-  }
-  sink.meta(data.meta as Meta);
-  for (const [name, coll] of Object.entries(data)) {
-    if (name === 'meta' || name === '_wal' || !coll || typeof coll !== 'object') continue;
-    for (const [id, value] of Object.entries(coll as Record<string, unknown>)) sink.record(name, id, value);
-  }
-  return typeof data._wal === 'number' ? data._wal : 0;
-}
-
-/** The one-record-per-line layout; LayoutMismatch at the first line that does not fit it. */
-async function readLines(fh: FileHandle, sink: SnapshotSink): Promise<number> {
-  const decoder = new StringDecoder('utf8');
-  const buf = Buffer.allocUnsafe(CHUNK);
-  let rest = '';
-  let lineNo = 0;
-  let wal = 0;
-  let collection: string | null = null;
-  let closed = false;
-  const line = (l: string) => {
-    lineNo++;
-    if (closed) {
-      if (l !== '') throw new LayoutMismatch();
-      return;
-    }
-    if (lineNo === 1) {
-      const m = META_LINE.exec(l);
-      if (!m) throw new LayoutMismatch();
-      let meta: unknown;
-      try {
-        meta = JSON.parse(m[1]!);
-      } catch {
-        throw new LayoutMismatch();
-      }
-      if (!meta || typeof meta !== 'object') throw new LayoutMismatch();
-      sink.meta(meta as Meta);
-      return;
-    }
-    if (collection === null) {
-      const w = lineNo === 2 ? WAL_LINE.exec(l) : null;
-      if (w) {
-        wal = Number(w[1]);
-        return;
-      }
-      if (l === '}') {
-        closed = true;
-        return;
-      }
-      const o = OPEN_LINE.exec(l);
-      if (!o) throw new LayoutMismatch();
-      collection = JSON.parse(o[1]!) as string;
-      return;
-    }
-    if (l === '}' || l === '},') {
-      collection = null;
-      return;
-    }
-    const body = l.endsWith(',') ? l.slice(0, -1) : l;
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(`{${body}}`) as Record<string, unknown>;
-    } catch {
-      throw new LayoutMismatch();
-    }
-    const keys = Object.keys(entry);
-    if (keys.length !== 1) throw new LayoutMismatch();
-    sink.record(collection, keys[0]!, entry[keys[0]!]);
-  };
-  let position = 0;
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    const text = rest + decoder.write(buf.subarray(0, bytesRead));
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      line(text.slice(start, nl));
-      start = nl + 1;
-    }
-    rest = text.slice(start);
-    // a first line longer than a chunk is not ours (ours is short): read the file whole instead
-    if (lineNo === 0 && rest.length > CHUNK) throw new LayoutMismatch();
-  }
-  rest += decoder.end();
-  if (rest !== '') line(rest);
-  if (!closed) throw new LayoutMismatch();
-  return wal;
-}
+/** Whether a file name beside `base` is a snapshot's temporary file (left by a crash in the middle of a compaction). */
+export const isSnapshotTemp = (name: string, base: string): boolean =>
+  name.startsWith(`${base}.`) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(base.length + 1));

@@ -11,10 +11,10 @@ import { Low } from 'lowdb';
 import type { BalanceReader } from './balances.js';
 import { IdleRelease } from './idle-release.js';
 import { StoreData, type Reads } from './data.js';
-import { emptyData, SCHEMA_VERSION, type CollectionName, type Data, type EntityOf, type Meta, type New } from './model.js';
+import { emptyData, type CollectionName, type Data, type EntityOf, type Meta, type New } from './model.js';
 import type { Op } from './ops.js';
 import type { ReaderOf } from './schema.js';
-import { MemoryAdapter, StoreFileError, WalAdapter, type LogAdapter } from './wal-adapter.js';
+import { MemoryAdapter, WalAdapter, type LogAdapter } from './wal-adapter.js';
 
 export type { Reads } from './data.js';
 
@@ -59,7 +59,10 @@ export class Store implements Reads {
     this.file = file;
   }
 
-  /** Opens (or creates) the store. A file that cannot be parsed throws StoreFileError and is left untouched. */
+  /**
+   * Opens (or creates) the store. A file this build cannot use (one that does not parse, or of a
+   * newer format version) throws StoreFileError and is left untouched.
+   */
   static async open(opts: StoreOptions): Promise<Store> {
     const adapter: LogAdapter = opts.file ? new WalAdapter(opts.file, opts.fsync ?? true) : new MemoryAdapter();
     const db = new Low<StoreData>(adapter, new StoreData(emptyData(randomBytes(32).toString('hex'), opts.now()).meta));
@@ -69,17 +72,9 @@ export class Store implements Reads {
       await adapter.close();
       throw e;
     }
-    const version = db.data.meta.schemaVersion;
-    if (typeof version !== 'number' || version > SCHEMA_VERSION) {
-      await adapter.close();
-      throw new StoreFileError(
-        opts.file ?? 'memory',
-        `schema version ${String(version)} is not supported by this build (${SCHEMA_VERSION})`,
-      );
-    }
     const store = new Store(db, adapter, opts.file);
-    // the log replayed into a fresh snapshot, a first snapshot for a new store, or seqs given at load
-    if (adapter.compactAtOpen || db.data.seqsGiven) await db.write();
+    // the log replayed into a fresh snapshot, a first snapshot for a new store, or an older format rewritten
+    if (adapter.compactAtOpen) await db.write();
     return store;
   }
 
@@ -236,6 +231,12 @@ export class Store implements Reads {
   /** Called after each applied change (the webhook dispatcher listens). */
   onChange(listener: () => void): void {
     this.#listeners.push(listener);
+  }
+
+  /** Moves the data files aside as `<file>.<suffix>.bak` (reset); null when in memory or there was none. */
+  async moveAside(suffix: string): Promise<string | null> {
+    await this.sync();
+    return this.#adapter.moveAside(suffix);
   }
 
   /** Replaces the whole data (reset). The caller has already moved the old file aside. */

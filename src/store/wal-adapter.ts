@@ -1,48 +1,41 @@
 // The lowdb adapter of the store: lowdb's Low holds the data in memory (db.data) and calls read()
-// to open the store and write() to compact it. On disk the store is a JSON snapshot (`db.json`,
-// one record per line, see snapshot.ts) plus a write-ahead log beside it (`db.json.wal`, one JSON
-// line per group commit, written by append()). A commit appends only what changed, so its cost
-// does not grow with the store.
+// to open the store and write() to compact it. On disk the store is a snapshot (`db.json`, see
+// snapshot.ts) plus a write-ahead log beside it (`db.json.wal`, one line of ops per group commit,
+// written by append()), both in one line format read by one reader (data-file.ts). A commit
+// appends only what changed, so its cost does not grow with the store.
 //
 // read() streams the snapshot into fresh collections a record at a time (the store is never held
 // twice over), then replays the logs the snapshot does not cover: rotated ones by number, then
-// the current one. Replaying is idempotent (each op carries the whole record); a torn last line
-// (a crash in the middle of an append that was never acknowledged) is dropped.
+// the current one. Replaying is idempotent (each op carries the whole record).
 //
 // write() (compaction: at open when there was a log, when the log outgrows the snapshot, at close,
 // at reset) never holds up commits: at one instant it captures the data and rotates the log
 // (`db.json.wal` → `db.json.wal.<k>`; appends wait for the rename, then go to a new `db.json.wal`),
-// then streams the snapshot to a temporary file and renames it over db.json with `"_wal": k`: it
+// then streams the snapshot to a temporary file and renames it over db.json, its header saying it
 // covers logs up to k, which are then deleted. A crash at any point leaves either the old snapshot
 // with every log after it, or the new one with the logs after it: never a replay of changes older
 // than the snapshot on top of it.
-import { open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
+import { FILE_MODE, headerLine, readDataFile, StoreFileError, type FileRead } from './data-file.js';
 import { StoreData } from './data.js';
-import type { Meta } from './model.js';
+import { emptyData, SCHEMA_VERSION } from './model.js';
 import { replayOp, type Op } from './ops.js';
-import { captureOf, readSnapshot, SnapshotFormatError, writeSnapshot, type SnapshotSink } from './snapshot.js';
-
-export class StoreFileError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string,
-  ) {
-    super(`cannot use the data file ${file}: ${reason}`);
-  }
-}
+import { captureOf, isSnapshotTemp, writeSnapshot } from './snapshot.js';
 
 export interface LogAdapter extends Adapter<StoreData> {
-  /** set by read(): the store should be compacted once open (a log was replayed, or there was no snapshot) */
+  /** set by read(): the store should be compacted once open (a log was replayed, there was no snapshot, or an older format) */
   readonly compactAtOpen: boolean;
   /** makes changes durable: each a JSON array of ops; one call, one log line */
   append(batches: readonly string[]): Promise<void>;
   /** bytes appended since the last rotation */
   logBytes(): number;
   snapshotBytes(): number;
-  /** waits for a compaction under way and releases the log file (before files are moved aside) */
+  /** waits for a compaction under way and releases the log file */
   quiesce(): Promise<void>;
+  /** moves the files aside as `<file>.<suffix>.bak` (reset); resolves with that name, or null when there was none */
+  moveAside(suffix: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -55,11 +48,9 @@ export class MemoryAdapter implements LogAdapter {
   logBytes = () => 0;
   snapshotBytes = () => 0;
   quiesce = () => Promise.resolve();
+  moveAside = () => Promise.resolve(null);
   close = () => Promise.resolve();
 }
-
-/** The adapter of each open data file, so that moving the file aside can first let it settle. */
-const adapters = new Map<string, WalAdapter>();
 
 export class WalAdapter implements LogAdapter {
   readonly walFile: string;
@@ -73,6 +64,8 @@ export class WalAdapter implements LogAdapter {
   /** a log rotation under way: appends wait for it */
   #rotation: Promise<void> | null = null;
   #appending: Promise<void> | null = null;
+  /** the temporary files an earlier process left are removed by this adapter's first compaction */
+  #tidied = false;
 
   constructor(
     readonly file: string,
@@ -83,37 +76,30 @@ export class WalAdapter implements LogAdapter {
 
   /** Low.read(): the store as the snapshot and the logs after it make it; null when there is no store yet. */
   async read(): Promise<StoreData | null> {
-    let data: StoreData | null = null;
-    const sink: SnapshotSink = {
-      meta: (meta: Meta) => {
-        data = new StoreData(meta);
-      },
-      record: (c, id, value) => data?.load(c as never, id, value),
-      reset: () => {
-        data = null;
-      },
+    // the snapshot's meta line fills in the meta; a store without a snapshot is a new one
+    const data = new StoreData(emptyData('', '').meta);
+    const replay = (ops: Op[]) => {
+      for (const op of ops) replayOp(data, op);
     };
-    let snap: Awaited<ReturnType<typeof readSnapshot>>;
-    try {
-      snap = await readSnapshot(this.file, sink);
-    } catch (e) {
-      if (e instanceof SnapshotFormatError) throw new StoreFileError(this.file, e.message);
-      throw e;
-    }
+    const snap = await readDataFile(this.file, 'snapshot', replay);
+    if (snap && !data.meta.signingSecret) throw new StoreFileError(this.file, 'it holds no meta line');
     const rotated = await rotatedLogs(this.walFile);
-    const covered = snap?.wal ?? 0;
-    const logs = [...rotated.filter((r) => r.n > covered).map((r) => r.file), this.walFile];
-    let logged = rotated.length > 0;
-    for (const log of logs) {
-      const batches = await readLog(log);
-      if (batches.length > 0 || (await sizeOf(log)) > 0) logged = true;
-      if (batches.length > 0 && !data) throw new StoreFileError(this.file, `it is missing while its log ${log} exists`);
-      for (const ops of batches) for (const op of ops) replayOp(data!, op);
+    const covered = snap?.header?.covers ?? 0;
+    const reads: FileRead[] = snap ? [snap] : [];
+    for (const log of [...rotated.filter((r) => r.n > covered).map((r) => r.file), this.walFile]) {
+      const read = await readDataFile(log, 'log', replay);
+      if (!read) continue;
+      if (!snap && read.lines > 0) throw new StoreFileError(this.file, `it is missing while its log ${log} exists`);
+      reads.push(read);
     }
     this.#gen = Math.max(covered, ...rotated.map((r) => r.n));
     this.#snapshotBytes = snap?.bytes ?? 0;
-    this.compactAtOpen = !snap || snap.layout === 'whole' || logged;
-    return data;
+    // a log replayed (or torn) goes into a fresh snapshot, and a file of an earlier format is rewritten in this one
+    this.compactAtOpen =
+      !snap ||
+      rotated.length > 0 ||
+      reads.some((r) => (r !== snap && (r.lines > 0 || r.dropped)) || (r.header !== null && r.header.version < SCHEMA_VERSION));
+    return snap ? data : null;
   }
 
   /**
@@ -122,7 +108,6 @@ export class WalAdapter implements LogAdapter {
    */
   async write(data: StoreData): Promise<void> {
     while (this.#compaction) await this.#compaction; // one at a time
-    adapters.set(path.resolve(this.file), this); // the adapter that writes this file (a reader only reads)
     const k = ++this.#gen;
     const source = captureOf(data, k);
     const rotation = this.#rotate(k);
@@ -131,6 +116,7 @@ export class WalAdapter implements LogAdapter {
       await rotation;
       this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
       for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await unlink(r.file).catch(() => undefined);
+      if (!this.#tidied) await this.#removeTemporaries();
     })();
     const settled = done.then(
       () => undefined,
@@ -184,14 +170,43 @@ export class WalAdapter implements LogAdapter {
     this.#wal = null;
   }
 
-  async close(): Promise<void> {
+  async moveAside(suffix: string): Promise<string | null> {
     await this.quiesce();
-    if (adapters.get(path.resolve(this.file)) === this) adapters.delete(path.resolve(this.file));
+    try {
+      await stat(this.file);
+    } catch {
+      return null;
+    }
+    const target = `${this.file}.${suffix}.bak`;
+    await rename(this.file, target);
+    for (const log of [this.walFile, ...(await rotatedLogs(this.walFile)).map((r) => r.file)])
+      await rename(log, `${target}${path.basename(log).slice(path.basename(this.file).length)}`).catch(() => undefined);
+    return target;
   }
 
+  async close(): Promise<void> {
+    await this.quiesce();
+  }
+
+  /** The log, opened for appending (readable by its owner only); a new one starts with its header. */
   async #handle(): Promise<FileHandle> {
-    this.#wal ??= await open(this.walFile, 'a');
-    return this.#wal;
+    if (this.#wal) return this.#wal;
+    const wal = await open(this.walFile, 'a', FILE_MODE);
+    if ((await wal.stat()).size === 0) {
+      const header = headerLine('log');
+      await wal.write(header);
+      this.#logBytes += header.length;
+    }
+    return (this.#wal = wal);
+  }
+
+  /** The snapshots' temporary files a crash in the middle of a compaction left behind (compactions here run one at a time). */
+  async #removeTemporaries(): Promise<void> {
+    this.#tidied = true;
+    const dir = path.dirname(this.file);
+    const base = path.basename(this.file);
+    for (const name of await readdir(dir).catch(() => [] as string[]))
+      if (isSnapshotTemp(name, base)) await unlink(path.join(dir, name)).catch(() => undefined);
   }
 }
 
@@ -204,51 +219,4 @@ async function rotatedLogs(walFile: string): Promise<{ n: number; file: string }
     .filter((f) => f.startsWith(base) && /^\d+$/.test(f.slice(base.length)))
     .map((f) => ({ n: Number(f.slice(base.length)), file: path.join(dir, f) }))
     .sort((a, b) => a.n - b.n);
-}
-
-async function sizeOf(file: string): Promise<number> {
-  try {
-    return (await stat(file)).size;
-  } catch {
-    return 0;
-  }
-}
-
-/** Parses a log; a torn last line (a crash mid-append, never acknowledged) is dropped. */
-async function readLog(file: string): Promise<Op[][]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf-8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
-  const lines = text.split('\n');
-  const batches: Op[][] = [];
-  lines.forEach((line, i) => {
-    if (line === '') return;
-    try {
-      batches.push(JSON.parse(line) as Op[]);
-    } catch {
-      const last = i === lines.length - 1;
-      if (!last) throw new StoreFileError(file, `line ${i + 1} of the log is not valid JSON`);
-    }
-  });
-  return batches;
-}
-
-/** Moves a data file (and its logs) aside, as reset does before it starts afresh. */
-export async function moveAside(file: string, suffix: string): Promise<string | null> {
-  await adapters.get(path.resolve(file))?.quiesce();
-  try {
-    await stat(file);
-  } catch {
-    return null;
-  }
-  const target = `${file}.${suffix}.bak`;
-  await rename(file, target);
-  const wal = `${file}.wal`;
-  for (const log of [wal, ...(await rotatedLogs(wal)).map((r) => r.file)])
-    await rename(log, `${target}${path.basename(log).slice(path.basename(file).length)}`).catch(() => undefined);
-  return target;
 }

@@ -4,17 +4,18 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Merchant, New } from '../../src/store/model.js';
+import { SCHEMA_VERSION, type Merchant, type New } from '../../src/store/model.js';
 import { documentKey } from '../../src/store/schema.js';
 import { Store } from '../../src/store/store.js';
-import { StoreFileError } from '../../src/store/wal-adapter.js';
+import { StoreFileError } from '../../src/store/data-file.js';
+import { logLines, snapshotFile } from '../helpers/store-checks.js';
 
 let dir: string;
 let file: string;
 const now = () => '2030-01-01T00:00:00.000Z';
 const open = (fsync = false) => Store.open({ file, fsync, now });
-const walLines = async () => (await readFile(`${file}.wal`, 'utf8')).split('\n').filter(Boolean);
-const snapshot = async () => JSON.parse(await readFile(file, 'utf8'));
+const walLines = () => logLines(`${file}.wal`);
+const snapshot = () => snapshotFile(file);
 
 function merchant(i: number, over: Partial<Merchant> = {}): New<Merchant> {
   return {
@@ -140,7 +141,7 @@ describe('Store', () => {
     expect(reopened.meta.clockOffsetMs).toBe(42);
     expect(reopened.balances.of('wallet:w-1')).toBe(700);
     expect(reopened.merchants.findOne('byClientId', 'client-1')?.id).toBe('m-1');
-    expect((await snapshot()).merchants['m-1'].name).toBe('renamed');
+    expect((await snapshot()).merchants['m-1']!.name).toBe('renamed');
     expect(await walLines()).toEqual([]);
     await reopened.close();
     await store.close().catch(() => undefined);
@@ -170,38 +171,51 @@ describe('Store', () => {
     await store.close();
   });
 
-  it('refuses a snapshot that does not parse or has a newer schema version, naming the file', async () => {
-    await writeFile(file, '{"meta": {');
-    await expect(open()).rejects.toThrow(file);
-    expect(await readFile(file, 'utf8')).toBe('{"meta": {');
-    const store = await open().catch(() => null);
-    expect(store).toBeNull();
-    await writeFile(file, JSON.stringify({ meta: { schemaVersion: 999 } }));
-    await expect(open()).rejects.toBeInstanceOf(StoreFileError);
+  it('refuses a snapshot that does not parse, or is cut short, naming the file and leaving it untouched', async () => {
+    const store = await open();
+    await store.commit((tx) => tx.put('merchants', merchant(1)));
+    await store.close();
+    const whole = await readFile(file, 'utf8');
+    const lines = whole.split('\n');
+    for (const broken of [
+      '{"meta": {', // not ours at all
+      lines.slice(0, -2).join('\n') + '\n', // the end line lost: a copy cut short at a line's end
+      lines.slice(0, -3).join('\n') + '\n' + lines.at(-2) + '\n', // a record line lost
+      whole.slice(0, whole.length - 30), // cut in the middle of a line
+    ]) {
+      await writeFile(file, broken);
+      await expect(open(), broken.slice(0, 40)).rejects.toThrow(file);
+      expect(await readFile(file, 'utf8')).toBe(broken);
+    }
   });
 
-  it('opens a file of an earlier version: records without a seq get one in file order; what it does not know is left out', async () => {
-    const m = (i: number) => ({ ...merchant(i), seq: undefined });
-    await writeFile(
-      file,
-      JSON.stringify({
-        meta: { schemaVersion: 1, signingSecret: 's', clockOffsetMs: 0, seq: 2, createdAt: now() },
-        rules: { r1: { id: 'r1', seq: 2, match: { type: 'CASH_IN' }, outcome: { action: 'pay' }, createdAt: now() } },
-        merchants: { 'm-1': m(1), 'm-2': m(2) },
-        somethingNewer: { x: { id: 'x' } },
-      }),
-    );
+  it('refuses a snapshot or a log of a newer format version, naming both versions, and writes nothing', async () => {
     const store = await open();
-    expect([...store.merchants.scan({ order: 'oldest' })].map((r) => [r.id, r.seq])).toEqual([
-      ['m-1', 3],
-      ['m-2', 4],
-    ]);
-    expect(store.rules.get('r1')!.seq).toBe(2);
-    expect(store.meta.seq).toBe(4);
+    await store.commit((tx) => tx.put('merchants', merchant(1)));
     await store.close();
-    // the seqs given are in the snapshot written at open
-    expect((await snapshot()).merchants['m-2'].seq).toBe(4);
-    expect((await snapshot()).somethingNewer).toBeUndefined();
+    const good = await readFile(file, 'utf8');
+    const newer = `{"pixSandbox":"snapshot","version":${SCHEMA_VERSION + 1},"covers":0}`;
+    await writeFile(file, good.replace(/^.*\n/, `${newer}\n`));
+    const error = await open().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StoreFileError);
+    expect((error as Error).message).toContain(`format version ${SCHEMA_VERSION + 1}, newer than this build's version ${SCHEMA_VERSION}`);
+    expect(await readFile(file, 'utf8')).toBe(good.replace(/^.*\n/, `${newer}\n`));
+    // a log of a newer version beside a snapshot of this one
+    await writeFile(file, good);
+    const log = `{"pixSandbox":"log","version":${SCHEMA_VERSION + 1}}\n[{"c":"merchants","id":"m-1","del":1}]\n`;
+    await writeFile(`${file}.wal`, log);
+    await expect(open()).rejects.toThrow(`${file}.wal: it is in data file format version ${SCHEMA_VERSION + 1}`);
+    expect(await readFile(file, 'utf8')).toBe(good);
+    expect(await readFile(`${file}.wal`, 'utf8')).toBe(log);
+  });
+
+  it('refuses a log without its header (a file this format never wrote)', async () => {
+    await (await open()).close();
+    await writeFile(`${file}.wal`, `${JSON.stringify([{ c: 'merchants', id: 'm-1', del: 1 }])}\n`);
+    await expect(open()).rejects.toThrow('its first line is not the header of a pix-sandbox log');
   });
 
   it('compacts the log into the snapshot once the log outgrows it', async () => {

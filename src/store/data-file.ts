@@ -1,0 +1,137 @@
+// The two files of a store, the snapshot (db.json) and the write-ahead log (db.json.wal), have one
+// line format and one reader. Each is JSON lines: the first a header naming the file's kind and its
+// format version, every other line an array of ops (ops.ts), as the store appends them. A snapshot
+// is a log that starts from nothing — a line of meta ops, one line per record — closed by an end
+// line that counts the lines before it, so that a copy cut short is refused, never read as a
+// smaller store. docs/store.md#on-disk shows both.
+import { open, type FileHandle } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { SCHEMA_VERSION } from './model.js';
+import type { Op } from './ops.js';
+
+export type FileKind = 'snapshot' | 'log';
+
+export interface Header {
+  pixSandbox: FileKind;
+  /** the data file format version it was written in (SCHEMA_VERSION of the build that wrote it) */
+  version: number;
+  /** a snapshot: the number of the last rotated log it covers (wal-adapter.ts) */
+  covers?: number;
+}
+
+/** A data file this build cannot use; nothing was written to it. A start-up refused for it exits 2. */
+export class StoreFileError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`cannot use the data file ${file}: ${reason}`);
+  }
+}
+
+/** Files are created readable by their owner only: they hold the token signing key and webhook secrets. */
+export const FILE_MODE = 0o600;
+
+/** The first line of a file (a log's has no `covers`: JSON leaves an undefined field out). */
+export const headerLine = (kind: FileKind, covers?: number): string =>
+  `${JSON.stringify({ pixSandbox: kind, version: SCHEMA_VERSION, covers })}\n`;
+export const endLine = (lines: number): string => `${JSON.stringify({ end: lines })}\n`;
+
+const CHUNK = 1 << 20;
+
+export interface FileRead {
+  /** null: a log with no header, empty or torn at its first line */
+  header: Header | null;
+  bytes: number;
+  /** lines of ops read */
+  lines: number;
+  /** a log's torn last line was dropped */
+  dropped: boolean;
+}
+
+/**
+ * Reads a data file a chunk at a time (never whole in memory), checks its header, and hands each
+ * line of ops to `onOps` in file order. Resolves with null when there is no file.
+ * What refuses the file (StoreFileError, naming it): a header of another kind or of a newer format
+ * version, a line that does not parse, an op `onOps` rejects, a snapshot without its end line. A
+ * log's torn last line — a crash in the middle of an append, never acknowledged — is dropped.
+ */
+export async function readDataFile(file: string, kind: FileKind, onOps: (ops: Op[]) => void): Promise<FileRead | null> {
+  let fh: FileHandle;
+  try {
+    fh = await open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  let header: Header | null = null;
+  let lineNo = 0;
+  let ended = false;
+  let dropped = false;
+  const refuse = (reason: string) => new StoreFileError(file, `line ${lineNo}: ${reason}`);
+  const line = (text: string, terminated: boolean) => {
+    lineNo++;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (!terminated && kind === 'log') return void (dropped = true); // the torn last line of a crash
+      throw refuse('not valid JSON');
+    }
+    if (header === null) header = checkHeader(file, kind, value);
+    else if (ended) throw refuse('a line after the end line');
+    else if (Array.isArray(value)) {
+      try {
+        onOps(value as Op[]);
+      } catch (e) {
+        throw refuse((e as Error).message);
+      }
+    } else if (kind === 'snapshot' && typeof (value as { end?: unknown } | null)?.end === 'number') {
+      const { end } = value as { end: number };
+      if (end !== lineNo - 2) throw refuse(`its end line counts ${end} lines of ops, but ${lineNo - 2} precede it`);
+      ended = true;
+    } else throw refuse('not a line of ops');
+  };
+  try {
+    const bytes = (await fh.stat()).size;
+    const decoder = new StringDecoder('utf8');
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let rest = '';
+    for (let position = 0; ;) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const text = rest + decoder.write(buf.subarray(0, bytesRead));
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        line(text.slice(start, nl), true);
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+    }
+    rest += decoder.end();
+    if (rest !== '') line(rest, false);
+    if (kind === 'snapshot' && !ended) throw new StoreFileError(file, `it ends after line ${lineNo} without its end line (cut short?)`);
+    return { header, bytes, lines: Math.max(0, lineNo - (header ? 1 : 0) - (ended || dropped ? 1 : 0)), dropped };
+  } finally {
+    await fh.close();
+  }
+}
+
+function checkHeader(file: string, kind: FileKind, value: unknown): Header {
+  const h = value as Partial<Header> | null;
+  if (!h || typeof h !== 'object' || h.pixSandbox !== kind || !Number.isSafeInteger(h.version) || h.version! < 1) {
+    throw new StoreFileError(file, `its first line is not the header of a pix-sandbox ${kind}`);
+  }
+  if (h.version! > SCHEMA_VERSION) {
+    throw new StoreFileError(
+      file,
+      `it is in data file format version ${h.version}, newer than this build's version ${SCHEMA_VERSION}: ` +
+        'open it with the release that wrote it, or a later one (docs/store.md#format-versions)',
+    );
+  }
+  if (kind === 'snapshot' && !(Number.isSafeInteger(h.covers) && h.covers! >= 0)) {
+    throw new StoreFileError(file, 'its header does not say which logs it covers');
+  }
+  return h as Header;
+}
