@@ -13,7 +13,7 @@ import {
 export const webhookEndpointSchema = webhookEndpointRecordSchema;
 /** The body a webhook delivery sends (docs/webhooks.md#body-and-headers): the stored event without its routing fields. */
 export const webhookEventSchema = pick(webhookEventRecordSchema, ['id', 'type', 'createdAt', 'data']);
-/** A delivery as the log shows it: the record with its endpoint's URL (null once the endpoint is gone) for its account. */
+/** A delivery as the log shows it: the record with its endpoint's URL (null once the endpoint is gone) instead of its account. */
 export const deliverySchema = extend(omit(deliveryRecordSchema, ['accountId']), { url: nullable(str) });
 export const deliveryDetailSchema = extend(deliverySchema, { event: { oneOf: [webhookEventSchema, { type: 'null' }] } });
 export const fireResultSchema = obj({ event: webhookEventSchema, deliveries: arrayOf(deliverySchema) });
