@@ -1,6 +1,6 @@
 // GET /v1/banking/balance: the account's main balance, or for a merchant token its main wallet's.
 import { accountRef, walletRef } from '../domain/ledger.js';
-import { envelope } from '../format/transactions.js';
+import { formatBalance } from '../format/transactions.js';
 import { principalOf } from '../http/auth.js';
 import { route } from '../http/operations.js';
 import { ok } from '../schemas/operation.js';
@@ -17,7 +17,7 @@ export const balanceOperations = [
     handle({ ctx, res }) {
       const p = principalOf(res);
       const ref = p.merchant ? walletRef(p.merchant.walletId) : accountRef(p.account.id);
-      res.json(envelope('Balance retrieved successfully', { balance: ctx.store.balances.of(ref) }));
+      res.json(formatBalance(ctx.store.balances.of(ref)));
     },
   }),
 ];

@@ -8,10 +8,9 @@ import { route } from '../http/operations.js';
 import { header, noStore, ok } from '../schemas/operation.js';
 import { tokenRequestSchema } from '../schemas/public.js';
 import * as R from '../schemas/responses.js';
+import type { OAuthErrorCode } from '../store/model.js';
 
-type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'unauthorized_client';
-
-function oauthError(res: Response, status: number, error: OAuthError, description: string, basic = false): void {
+function oauthError(res: Response, status: number, error: OAuthErrorCode, description: string, basic = false): void {
   if (status === 401) res.setHeader('WWW-Authenticate', basic ? 'Basic realm="pix-sandbox"' : 'Bearer realm="pix-sandbox"');
   res.setHeader('Cache-Control', 'no-store');
   res.status(status).json({ error, error_description: description });

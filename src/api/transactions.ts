@@ -1,7 +1,7 @@
 // GET /v1/banking/transactions/{transactionId}: one transaction, in the lookup envelope. An
 // account sees its own and its merchants'; a merchant only its own; anything else is 404.
 import { notFound } from '../domain/errors.js';
-import { envelope, formatLookup, LOOKUP_FIELDS, type LookupView } from '../format/transactions.js';
+import { formatLookup, LOOKUP_FIELDS, type LookupView } from '../format/transactions.js';
 import { principalOf } from '../http/auth.js';
 import { route } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
@@ -23,7 +23,7 @@ export const transactionOperations = [
       const t = ctx.store.transactions.getFields(id, LOOKUP_FIELDS) as LookupView | undefined;
       const visible = t && t.accountId === p.account.id && (p.kind === 'account' || t.merchantId === p.merchant!.id);
       if (!visible) throw notFound(`transaction ${id}`);
-      res.json(envelope('Transaction retrieved successfully', formatLookup(t)));
+      res.json(formatLookup(t));
     },
   }),
 ];

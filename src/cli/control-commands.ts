@@ -3,7 +3,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import type { Payer } from '../client/control-client.js';
-import { QR_IMAGE_MAX_BYTES, type ResetBody } from '../schemas/control.js';
+import type { ClosingAction } from '../domain/charges.js';
+import { QR_IMAGE_MAX_BYTES } from '../schemas/control.js';
+import type { ResetBody } from '../schemas/control-sandbox.js';
 import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
 
 const withConn = <T>(y: Argv<T>) => connectionOptions(y);
@@ -43,7 +45,7 @@ function payerOf(a: Record<string, unknown>): Payer | undefined {
   return Object.keys(payer).length ? payer : undefined;
 }
 
-function chargeAction(y: Argv, action: 'expire' | 'cancel', describe: string): Argv {
+function chargeAction(y: Argv, action: ClosingAction, describe: string): Argv {
   return y.command(
     `${action} <id>`,
     describe,

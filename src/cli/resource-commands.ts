@@ -1,6 +1,6 @@
 // `webhooks …`, `accounts …`, `clock` and `health`: the control API's resources from the shell.
 import type { Argv } from 'yargs';
-import type { DeliveriesQuery } from '../schemas/webhooks.js';
+import { DELIVERY_STATUSES } from '../domain/vocabulary.js';
 import type { EventType } from '../store/model.js';
 import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
 import { webhookFaultCommands } from './webhook-fault-commands.js';
@@ -55,7 +55,7 @@ function webhooks(y: Argv): Argv {
           .option('transaction-id', { type: 'string', describe: 'only deliveries of this transaction' })
           .option('account-id', { type: 'string', describe: "only deliveries to this account's endpoints" })
           .option('event-type', { type: 'string', describe: 'only this event type, e.g. cashout.failed' })
-          .option('status', { type: 'string', choices: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] })
+          .option('status', { type: 'string', choices: DELIVERY_STATUSES })
           .option('limit', { type: 'number', describe: 'at most this many, newest first (default 100)' }),
       (a) =>
         runCommand(() =>
@@ -63,7 +63,7 @@ function webhooks(y: Argv): Argv {
             transactionId: given(a['transaction-id']),
             accountId: given(a['account-id']),
             eventType: given(a['event-type']) as EventType | undefined,
-            status: given(a.status) as DeliveriesQuery['status'],
+            status: given(a.status),
             limit: a.limit,
           }),
         ),

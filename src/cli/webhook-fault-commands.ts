@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import type { WebhookFaultBody, WebhookSendBody } from '../client/control-client.js';
-import { WEBHOOK_FAULT_ACTIONS, SEND_SIGNATURES } from '../schemas/webhook-faults.js';
+import { WEBHOOK_FAULT_ACTIONS, SEND_SIGNATURES } from '../domain/vocabulary.js';
 import type { EventType } from '../store/model.js';
 import { clientOf, connectionOptions, runCommand, UsageError } from './options.js';
 

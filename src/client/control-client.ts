@@ -4,78 +4,73 @@
 // SandboxApiError. Shapes come from the sandbox's own formatters and schemas, so they cannot drift
 // from what the server sends.
 import type {
-  formatAccount,
-  formatFault,
-  formatMerchant,
-  formatPixKey,
-  formatRule,
-  formatTransaction,
-  formatTransactionDetail,
-  formatWallet,
-} from '../format/control.js';
-import type {
   AccountCreateBody,
   AccountPatchBody,
   ChargePayBody,
-  FaultBody,
   MerchantStatusBody,
   PixKeyBody,
-  RequestsQuery,
-  ResetBody,
   RuleInput,
   TransactionListQuery,
   TransferFailBody,
 } from '../schemas/control.js';
-import type { JournalEntry } from '../http/journal-entry.js';
-import type { clockView } from '../services/clock.js';
+import type { FaultBody, RequestsQuery, ResetBody } from '../schemas/control-sandbox.js';
+import type {
+  accountSchema,
+  clockSchema,
+  controlMerchantSchema,
+  faultViewSchema,
+  healthSchema,
+  journalEntrySchema,
+  pixKeyViewSchema,
+  resetResultSchema,
+  ruleViewSchema,
+  transactionDetailSchema,
+  transactionSchema,
+  walletSchema,
+} from '../schemas/control-responses.js';
+import type { Wire } from '../schemas/from-schema.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
-import type { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
-import type { eventBody } from '../domain/deliveries.js';
-import type { formatWebhookFault, formatWebhookSend } from '../webhooks/fault-format.js';
-import type { sendWebhookBody } from '../webhooks/send-body.js';
 import type { WebhookFaultInput, WebhookSendInput } from '../schemas/webhook-faults.js';
+import type {
+  deliveryDetailSchema,
+  deliverySchema,
+  fireResultSchema,
+  webhookEndpointSchema,
+  webhookEventSchema,
+  webhookFaultSchema,
+  webhookSendResultSchema,
+  webhookSendSchema,
+} from '../schemas/webhook-responses.js';
 import { Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 
+// Every answer's type is its schema's (src/schemas/control-responses.ts, webhook-responses.ts).
 export type Payer = NonNullable<ChargePayBody['payer']>;
-export type SandboxAccount = ReturnType<typeof formatAccount>;
-export type SandboxWallet = ReturnType<typeof formatWallet>;
-export type SandboxMerchant = ReturnType<typeof formatMerchant>;
-export type SandboxTransaction = ReturnType<typeof formatTransaction>;
-export type SandboxTransactionDetail = ReturnType<typeof formatTransactionDetail>;
-export type SandboxPixKey = ReturnType<typeof formatPixKey>;
-export type SandboxRule = ReturnType<typeof formatRule>;
-export type SandboxFault = ReturnType<typeof formatFault>;
-export type WebhookEndpointView = ReturnType<typeof formatEndpoint>;
-export type WebhookDelivery = ReturnType<typeof formatDelivery>;
-export type WebhookDeliveryDetail = ReturnType<typeof formatDeliveryDetail>;
-export type WebhookEventBody = ReturnType<typeof eventBody>;
-export type WebhookFaultView = ReturnType<typeof formatWebhookFault>;
-export type WebhookSendView = ReturnType<typeof formatWebhookSend>;
+export type SandboxAccount = Wire<typeof accountSchema>;
+export type SandboxWallet = Wire<typeof walletSchema>;
+export type SandboxMerchant = Wire<typeof controlMerchantSchema>;
+export type SandboxTransaction = Wire<typeof transactionSchema>;
+export type SandboxTransactionDetail = Wire<typeof transactionDetailSchema>;
+export type SandboxPixKey = Wire<typeof pixKeyViewSchema>;
+export type SandboxRule = Wire<typeof ruleViewSchema>;
+export type SandboxFault = Wire<typeof faultViewSchema>;
+export type WebhookEndpointView = Wire<typeof webhookEndpointSchema>;
+export type WebhookDelivery = Wire<typeof deliverySchema>;
+export type WebhookDeliveryDetail = Wire<typeof deliveryDetailSchema>;
+export type WebhookEventBody = Wire<typeof webhookEventSchema>;
+export type WebhookFaultView = Wire<typeof webhookFaultSchema>;
+export type WebhookSendView = Wire<typeof webhookSendSchema>;
 /** POST /_sandbox/webhooks/faults (docs/webhooks.md#delivery-faults); `times` defaults to 1 */
 export type WebhookFaultBody = Omit<WebhookFaultInput, 'times'> & { times?: number };
 /** POST /_sandbox/webhooks/send (docs/webhooks.md#sending-any-body); `signature` defaults to valid */
 export type WebhookSendBody = Omit<WebhookSendInput, 'signature'> & { signature?: WebhookSendInput['signature'] };
 /** The answer of POST /_sandbox/webhooks/send: the one attempt's status, or its network error, and its duration. */
-export type WebhookSendResult = Awaited<ReturnType<typeof sendWebhookBody>>;
+export type WebhookSendResult = Wire<typeof webhookSendResultSchema>;
 /** GET /_sandbox/health: 200 when ready; health() throws a SandboxApiError (503) while starting or stopping. */
-export interface SandboxHealth {
-  status: 'ok' | 'starting' | 'stopping';
-  ready: boolean;
-  checks: { listening: boolean; storeOpen: boolean; fixturesLoaded: boolean };
-  version: string;
-  uptimeSeconds: number;
-}
-export type SandboxClock = ReturnType<typeof clockView>;
-export type { JournalEntry };
-export interface ResetResult {
-  status: 'reset';
-  fixtures: string;
-  movedAsideTo: string | null;
-  accounts: SandboxAccount[];
-  pixKeys: number;
-  rules: number;
-  webhookEndpoints: number;
-}
+export type SandboxHealth = Wire<typeof healthSchema>;
+export type SandboxClock = Wire<typeof clockSchema>;
+export type JournalEntry = Wire<typeof journalEntrySchema>;
+export type ResetResult = Wire<typeof resetResultSchema>;
+export type FireResult = Wire<typeof fireResultSchema>;
 
 export type ControlClientOptions = TransportOptions & {
   /** the x-sandbox-admin-token, when the sandbox was started with one */
@@ -229,9 +224,8 @@ export class ControlClient {
     delivery: (id: string): Promise<WebhookDeliveryDetail> => this.call('GET', `/webhooks/deliveries/${seg(id)}`),
     redeliver: (deliveryId: string): Promise<WebhookDelivery> => this.call('POST', `/webhooks/deliveries/${seg(deliveryId)}/redeliver`, {}),
     /** Sends an event for a transaction now (its current status' event unless `type` is given). */
-    fire: (input: FireInput): Promise<{ event: WebhookEventBody; deliveries: WebhookDelivery[] }> =>
-      this.call('POST', '/webhooks/fire', input),
-    /** Delivery faults: duplicate, reorder, delay, drop, bad-signature, stale-signature. */
+    fire: (input: FireInput): Promise<FireResult> => this.call('POST', '/webhooks/fire', input),
+    /** Delivery faults (docs/webhooks.md#delivery-faults): a copy, a hold, a delay, a drop, a spoilt signature. */
     faults: {
       add: (fault: WebhookFaultBody): Promise<WebhookFaultView> => this.call('POST', '/webhooks/faults', fault),
       list: (filter: { accountId?: string } = {}): Promise<WebhookFaultView[]> => this.call('GET', '/webhooks/faults', undefined, filter),

@@ -2,14 +2,19 @@
 // token caching: one token per client, renewed before it expires and once more when the sandbox
 // says it has expired (a clock advance ages tokens faster than real time).
 import { randomUUID } from 'node:crypto';
-import type { CashInCreated, CashOutCreated, Envelope, LookupData } from '../format/transactions.js';
+import type { Wire } from '../schemas/from-schema.js';
 import type {
-  formatMerchant,
-  formatMerchantBalance,
-  formatMerchantCreated,
-  formatMerchantList,
-  formatMerchantUpdated,
-} from '../format/merchants.js';
+  balanceResponseSchema,
+  cashInResponseSchema,
+  cashOutResponseSchema,
+  lookupResponseSchema,
+  merchantBalanceSchema,
+  merchantCreatedSchema,
+  merchantListSchema,
+  merchantSchema,
+  merchantUpdatedSchema,
+  tokenResponseSchema,
+} from '../schemas/public-responses.js';
 import type { CashInBody, CashOutBody, MerchantCreateBody, MerchantListQuery, MerchantPatchBody } from '../schemas/public.js';
 import { SandboxApiError, Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 
@@ -18,28 +23,25 @@ export interface Credentials {
   client_secret: string;
 }
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'bearer';
-  expires_in: number;
-}
+// Every answer's type is its schema's (src/schemas/public-responses.ts).
+export type TokenResponse = Wire<typeof tokenResponseSchema>;
 
 /** The cash-in body; `expiration` defaults to 86400 s on the server. */
 export type CashInRequest = Omit<CashInBody, 'expiration'> & { expiration?: number };
 /** The cash-out body; `type` defaults to `pix_key`. */
 export type CashOutRequest = Omit<CashOutBody, 'type'> & { type?: 'pix_key' };
-export type CashInResponse = CashInCreated;
-export type CashOutResponse = CashOutCreated;
-export type TransactionLookupResponse = Envelope<LookupData>;
-export type BalanceResponse = Envelope<{ balance: number }>;
+export type CashInResponse = Wire<typeof cashInResponseSchema>;
+export type CashOutResponse = Wire<typeof cashOutResponseSchema>;
+export type TransactionLookupResponse = Wire<typeof lookupResponseSchema>;
+export type BalanceResponse = Wire<typeof balanceResponseSchema>;
 export type MerchantCreateRequest = MerchantCreateBody;
 export type MerchantUpdateRequest = MerchantPatchBody;
 export type MerchantListRequest = Partial<MerchantListQuery>;
-export type MerchantCreatedResponse = ReturnType<typeof formatMerchantCreated>;
-export type MerchantListResponse = ReturnType<typeof formatMerchantList>;
-export type MerchantResponse = ReturnType<typeof formatMerchant>;
-export type MerchantUpdatedResponse = ReturnType<typeof formatMerchantUpdated>;
-export type MerchantBalanceResponse = ReturnType<typeof formatMerchantBalance>;
+export type MerchantCreatedResponse = Wire<typeof merchantCreatedSchema>;
+export type MerchantListResponse = Wire<typeof merchantListSchema>;
+export type MerchantResponse = Wire<typeof merchantSchema>;
+export type MerchantUpdatedResponse = Wire<typeof merchantUpdatedSchema>;
+export type MerchantBalanceResponse = Wire<typeof merchantBalanceSchema>;
 
 export interface PixClientOptions extends TransportOptions {
   credentials: Credentials;

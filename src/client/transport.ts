@@ -4,6 +4,8 @@
 // process-wide settings such as NODE_EXTRA_CA_CERTS (which node:https honours as well).
 import http from 'node:http';
 import { httpsModule } from '../lazy-builtins.js';
+import type { errorDetailSchema } from '../schemas/error-responses.js';
+import type { Wire } from '../schemas/from-schema.js';
 
 export interface TransportOptions {
   /** scheme://host:port of the sandbox */
@@ -49,10 +51,8 @@ export class NetworkError extends Error {
   }
 }
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+/** One problem of a 4xx answer (docs/api.md#errors): the field's JSON pointer and what is wrong with it. */
+export type ErrorDetail = Wire<typeof errorDetailSchema>;
 
 /**
  * A non-2xx answer. `code` is the error's `error.code` (docs/api.md#errors), or the OAuth `error` of the

@@ -10,7 +10,7 @@ import {
   clockTargetSchema,
   type ClockAdvanceBody,
   type ClockTargetBody,
-} from '../schemas/control.js';
+} from '../schemas/control-sandbox.js';
 import { controlTag, e, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
 import { clockView, setFrozen } from '../services/clock.js';

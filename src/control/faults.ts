@@ -3,7 +3,7 @@ import { formatFault } from '../format/control.js';
 import { clearFaults, createFault, listFaults, removeFault } from '../http/faults.js';
 import { adminRoute } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
-import { faultSchema, type FaultBody } from '../schemas/control.js';
+import { faultSchema, type FaultBody } from '../schemas/control-sandbox.js';
 import { controlTag, created, list, noContent, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
 

@@ -6,6 +6,7 @@
 import { realClock } from '../clock/clock.js';
 import { adminRoute, route } from '../http/operations.js';
 import { controlTag, ok } from '../schemas/operation.js';
+import type { Wire } from '../schemas/from-schema.js';
 import * as R from '../schemas/responses.js';
 import { SCHEMA_VERSION } from '../store/model.js';
 
@@ -28,7 +29,7 @@ export const healthOperations = [
         checks,
         version: ctx.version,
         uptimeSeconds: Math.floor((realClock.nowMs() - ctx.startedAtMs) / 1000),
-      });
+      } satisfies Wire<typeof R.healthSchema>);
     },
   }),
 

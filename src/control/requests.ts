@@ -1,7 +1,7 @@
 // /_sandbox/requests (docs/control-api.md#request-journal): the request journal, newest first, secrets redacted.
 // Filters (extensions): method, status, path (a prefix), requestId; `limit` (default 100).
 import { adminRoute } from '../http/operations.js';
-import { requestsQuerySchema, type RequestsQuery } from '../schemas/control.js';
+import { requestsQuerySchema, type RequestsQuery } from '../schemas/control-sandbox.js';
 import { controlTag, list, noContent, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
 

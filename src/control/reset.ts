@@ -4,8 +4,9 @@
 import path from 'node:path';
 import { formatAccount } from '../format/control.js';
 import { adminRoute } from '../http/operations.js';
-import { resetSchema, type ResetBody } from '../schemas/control.js';
+import { resetSchema, type ResetBody } from '../schemas/control-sandbox.js';
 import { controlTag, ok } from '../schemas/operation.js';
+import type { Wire } from '../schemas/from-schema.js';
 import * as R from '../schemas/responses.js';
 import { resetSandbox, resolveFixtures } from '../services/reset.js';
 
@@ -32,7 +33,7 @@ export const resetOperations = [
         pixKeys: store.pixKeys.size,
         rules: store.rules.size,
         webhookEndpoints: store.webhookEndpoints.size,
-      });
+      } satisfies Wire<typeof R.resetResultSchema>);
     },
   }),
 ];

@@ -11,16 +11,14 @@ import { transactionListQuerySchema, type TransactionListQuery } from '../schema
 import { controlTag, ok } from '../schemas/operation.js';
 import { paged } from '../schemas/paging.js';
 import * as R from '../schemas/responses.js';
+import { CHARGE_STATUSES, TRANSFER_STATUSES } from '../domain/vocabulary.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../store/model.js';
 import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import { accountStatusKey } from '../store/schema.js';
 import type { Reads } from '../store/store.js';
 import { sendPage } from './paging.js';
 
-const STATUSES: Record<TransactionType, TransactionStatus[]> = {
-  CASH_IN: ['WAITING_PAYMENT', 'PAID', 'EXPIRED', 'CANCELLED'],
-  CASH_OUT: ['PROCESSING', 'COMPLETED', 'FAILED'],
-};
+const STATUSES: Record<TransactionType, readonly TransactionStatus[]> = { CASH_IN: CHARGE_STATUSES, CASH_OUT: TRANSFER_STATUSES };
 /** records looked at for one page when a filter is applied beyond the index (externalId with others) */
 const BUDGET = 5_000;
 

@@ -1,16 +1,15 @@
 // /_sandbox/webhooks/faults and /_sandbox/webhooks/send (docs/webhooks.md#delivery-faults,
 // docs/webhooks.md#sending-any-body). Thin: validate, run a service, answer.
+import { alternatives, WEBHOOK_FAULT_ACTIONS } from '../domain/vocabulary.js';
 import { adminRoute } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
 import { controlTag, created, e, list, noContent, ok } from '../schemas/operation.js';
+import { webhookFaultSchema, webhookSendResultSchema, webhookSendSchema } from '../schemas/webhook-responses.js';
 import {
   webhookFaultChecks,
   webhookFaultInputSchema,
-  webhookFaultSchema,
   webhookFaultsQuerySchema,
   webhookSendInputSchema,
-  webhookSendResultSchema,
-  webhookSendSchema,
   webhookSendsQuerySchema,
   type WebhookFaultInput,
   type WebhookSendInput,
@@ -40,7 +39,7 @@ export const webhookFaultOperations = [
     method: 'post',
     path: '/_sandbox/webhooks/faults',
     tag,
-    summary: 'Add a delivery fault: duplicate, reorder, delay, drop, bad-signature or stale-signature',
+    summary: `Add a delivery fault: ${alternatives(WEBHOOK_FAULT_ACTIONS)}`,
     body: webhookFaultInputSchema,
     check: webhookFaultChecks,
     responses: {

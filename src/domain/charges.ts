@@ -3,7 +3,7 @@
 import type { ErrorDetail } from './errors.js';
 import { documentIssues } from './documents.js';
 import { ISPBS } from './end-to-end.js';
-import { chargeTransition } from './transitions.js';
+import { chargeTransition, type ChargeAction } from './transitions.js';
 import type { Charge, Customer, New, Party, ScheduledOutcome, SplitShare, TransactionError } from '../store/model.js';
 
 export const DEFAULT_EXPIRATION_SECONDS = 86_400;
@@ -99,13 +99,16 @@ export function paidCharge(charge: Readonly<New<Charge>>, payer: Party, endToEnd
   return { ...charge, status, payer, endToEndId, paidAt: at, updatedAt: at };
 }
 
-const CLOSING_ERRORS: Record<'expire' | 'cancel', TransactionError> = {
+/** The actions that close a charge unpaid. */
+export type ClosingAction = Exclude<ChargeAction, 'pay'>;
+
+const CLOSING_ERRORS: Record<ClosingAction, TransactionError> = {
   expire: { code: 'CHARGE_EXPIRED', message: 'the charge expired before it was paid' },
   cancel: { code: 'CHARGE_CANCELLED', message: 'the charge was cancelled before it was paid' },
 };
 
 /** EXPIRED or CANCELLED, with the error that the lookup reports. */
-export function closedCharge(charge: Readonly<New<Charge>>, action: 'expire' | 'cancel', at: string): New<Charge> {
+export function closedCharge(charge: Readonly<New<Charge>>, action: ClosingAction, at: string): New<Charge> {
   const status = chargeTransition(charge.status, action);
   return { ...charge, status, error: { ...CLOSING_ERRORS[action] }, updatedAt: at };
 }

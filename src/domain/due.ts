@@ -2,9 +2,9 @@
 // tick and a clock jump run the same code. Every action closes its transaction, so only the
 // earliest due action of each one matters: when the clock jumps past both an outcome at +5 s and
 // an expiry at +60 s, the outcome happens and the expiry no longer applies.
-import type { New, Transaction } from '../store/model.js';
+import type { ChargeAction, New, Transaction } from '../store/model.js';
 
-export type DueKind = 'pay' | 'expire' | 'cancel' | 'settle';
+export type DueKind = ChargeAction | 'settle';
 
 export interface DueAction {
   kind: DueKind;

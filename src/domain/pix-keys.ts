@@ -2,8 +2,13 @@
 
 import type { PixKeyType } from '../store/model.js';
 import { isValidCnpj, isValidCpf } from './documents.js';
+import { PIX_KEY_TYPES } from './vocabulary.js';
 
-const KEY_TYPE_ALIASES: Readonly<Record<string, PixKeyType>> = {
+/** What a request that names no known key type is told. */
+export const KEY_TYPE_MESSAGE = `must be one of ${PIX_KEY_TYPES.join(', ')}`;
+
+/** Every spelling of a key type the API accepts (in any letter case), and the type it names. */
+export const KEY_TYPE_SPELLINGS: Readonly<Record<string, PixKeyType>> = {
   CPF: 'CPF',
   CNPJ: 'CNPJ',
   EMAIL: 'EMAIL',
@@ -25,7 +30,7 @@ const EMAIL_DOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0
 
 export function normalizeKeyType(raw: string): PixKeyType | null {
   if (typeof raw !== 'string') return null;
-  return KEY_TYPE_ALIASES[raw.trim().toUpperCase()] ?? null;
+  return KEY_TYPE_SPELLINGS[raw.trim().toUpperCase()] ?? null;
 }
 
 /** The canonical spelling of a key, the one stored and compared (DICT keys are case-folded). */
@@ -58,6 +63,6 @@ export function validatePixKey(keyType: PixKeyType, key: string): string | null 
     case 'RANDOM':
       return RANDOM_KEY.test(k) ? null : 'key must be a random key: a UUID such as 123e4567-e89b-12d3-a456-426614174000';
     default:
-      return 'keyType must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM';
+      return `keyType ${KEY_TYPE_MESSAGE}`;
   }
 }

@@ -2,6 +2,7 @@
 // the amounts credited on payment are exactly the ones the client was told about.
 
 import type { SplitMode, SplitShare } from '../store/model.js';
+import { alternatives, SPLIT_MODES } from './vocabulary.js';
 
 export interface SplitRequest {
   amount: number;
@@ -33,7 +34,7 @@ function shareOf(total: number, request: SplitRequest, i: number, issues: SplitI
     issues.push({ path: `/split/${i}/amount`, message: 'a PERCENTAGE split amount must be an integer from 1 to 100' });
     return null;
   }
-  issues.push({ path: `/split/${i}/mode`, message: 'mode must be FIXED or PERCENTAGE' });
+  issues.push({ path: `/split/${i}/mode`, message: `mode must be ${alternatives(SPLIT_MODES)}` });
   return null;
 }
 

@@ -4,7 +4,7 @@ import { MAX_AMOUNT } from './ledger.js';
 import { SandboxError, type ErrorDetail } from './errors.js';
 import { documentTypeOf, generateCpf } from './documents.js';
 import { ISPBS } from './end-to-end.js';
-import { normalizeKey, normalizeKeyType, validatePixKey } from './pix-keys.js';
+import { KEY_TYPE_MESSAGE, normalizeKey, normalizeKeyType, validatePixKey } from './pix-keys.js';
 import { transferTransition } from './transitions.js';
 import type { New, PixKeyEntry, ScheduledOutcome, Transfer, TransferDetails, TransactionError } from '../store/model.js';
 import { seededRandom } from './random.js';
@@ -35,7 +35,7 @@ export function parseCashOutAmount(raw: string): number {
 export function transferDetailsIssues(raw: CashOutInput['details']): ErrorDetail[] {
   const issues: ErrorDetail[] = [];
   const keyType = normalizeKeyType(raw.keyType);
-  if (!keyType) issues.push({ path: '/details/keyType', message: 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM' });
+  if (!keyType) issues.push({ path: '/details/keyType', message: KEY_TYPE_MESSAGE });
   const keyIssue = keyType ? validatePixKey(keyType, raw.key) : null;
   if (keyIssue) issues.push({ path: '/details/key', message: keyIssue });
   if (raw.document !== undefined && !documentTypeOf(raw.document))

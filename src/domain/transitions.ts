@@ -1,9 +1,9 @@
 // The only judge of legal state changes. Anything not in a table is refused with 409 INVALID_STATE.
 import { SandboxError } from './errors.js';
-import type { ChargeStatus, MerchantStatus, TransferStatus } from '../store/model.js';
+import type { ChargeAction, ChargeStatus, MerchantStatus, TransferAction, TransferStatus } from '../store/model.js';
+import { MERCHANT_STATUSES } from './vocabulary.js';
 
-export type ChargeAction = 'pay' | 'expire' | 'cancel';
-export type TransferAction = 'complete' | 'fail';
+export type { ChargeAction, TransferAction };
 
 export const CHARGE_TRANSITIONS: Record<ChargeAction, { from: ChargeStatus[]; to: ChargeStatus }> = {
   pay: { from: ['WAITING_PAYMENT'], to: 'PAID' },
@@ -17,11 +17,9 @@ export const TRANSFER_TRANSITIONS: Record<TransferAction, { from: TransferStatus
 };
 
 /** Every merchant status may move to any other (an operator decision); moving to itself is refused. */
-export const MERCHANT_TRANSITIONS: Record<MerchantStatus, MerchantStatus[]> = {
-  ACTIVE: ['INACTIVE', 'SUSPENDED'],
-  INACTIVE: ['ACTIVE', 'SUSPENDED'],
-  SUSPENDED: ['ACTIVE', 'INACTIVE'],
-};
+export const MERCHANT_TRANSITIONS = Object.fromEntries(
+  MERCHANT_STATUSES.map((s) => [s, MERCHANT_STATUSES.filter((other) => other !== s)]),
+) as Record<MerchantStatus, MerchantStatus[]>;
 
 export function chargeTransition(status: ChargeStatus, action: ChargeAction): ChargeStatus {
   const t = CHARGE_TRANSITIONS[action];

@@ -20,7 +20,8 @@ export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
 export const DOCUMENT_TYPES = ['CPF', 'CNPJ'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-export const PIX_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] as const;
+/** A document is also a key: a CPF or CNPJ key holds the owner's document. */
+export const PIX_KEY_TYPES = [...DOCUMENT_TYPES, 'EMAIL', 'PHONE', 'RANDOM'] as const;
 export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
 
 export const SPLIT_MODES = ['FIXED', 'PERCENTAGE'] as const;
@@ -38,6 +39,26 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** What moved money on a ledger entry (docs/api.md#money-and-the-ledger). */
+export const LEDGER_KINDS = ['OPENING', 'ADJUSTMENT', 'CASH_IN', 'SPLIT', 'CASH_OUT', 'CASH_OUT_REVERSAL'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** What moves a charge out of WAITING_PAYMENT (the transitions of src/domain/transitions.ts). */
+export const CHARGE_ACTIONS = ['pay', 'expire', 'cancel'] as const;
+export type ChargeAction = (typeof CHARGE_ACTIONS)[number];
+/** What moves a transfer out of PROCESSING. */
+export const TRANSFER_ACTIONS = ['complete', 'fail'] as const;
+export type TransferAction = (typeof TRANSFER_ACTIONS)[number];
+
+/** What an outcome rule may do to each type of transaction it matches: an action of its type, or wait (docs/control-api.md#outcome-rules). */
+export const OUTCOME_ACTIONS_BY_TYPE = {
+  CASH_IN: [...CHARGE_ACTIONS, 'wait'],
+  CASH_OUT: [...TRANSFER_ACTIONS, 'wait'],
+} as const satisfies Record<TransactionType, readonly string[]>;
+export type OutcomeAction = (typeof OUTCOME_ACTIONS_BY_TYPE)[TransactionType][number];
+/** Every action of a rule, a charge's first. */
+export const OUTCOME_ACTIONS: readonly OutcomeAction[] = [...new Set(Object.values(OUTCOME_ACTIONS_BY_TYPE).flat())];
+
 /** DROPPED: a `drop` webhook fault kept it from being sent at all. */
 export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -45,3 +66,19 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** What a webhook fault does to a delivery (docs/webhooks.md#delivery-faults). */
 export const WEBHOOK_FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'] as const;
 export type WebhookFaultAction = (typeof WEBHOOK_FAULT_ACTIONS)[number];
+
+/** How an arbitrary webhook send is signed (docs/webhooks.md#sending-any-body). */
+export const SEND_SIGNATURES = ['valid', 'bad', 'stale'] as const;
+export type SendSignature = (typeof SEND_SIGNATURES)[number];
+
+/** Where a webhook endpoint came from: the control API, or --webhook-url. */
+export const ENDPOINT_SOURCES = ['api', 'config'] as const;
+export type EndpointSource = (typeof ENDPOINT_SOURCES)[number];
+
+/** The token endpoint's error codes (RFC 6749 §5.2) the sandbox answers (docs/api.md#tokens). */
+export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'unauthorized_client'] as const;
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
+
+/** "A, B or C": a list of words as a sentence names them. */
+export const alternatives = (words: readonly string[]): string =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;

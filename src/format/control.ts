@@ -1,6 +1,18 @@
 // Views of the control API (docs/control-api.md#conventions): plain JSON, no envelope. These are sandbox-only
 // shapes, so they show internal fields a tester wants to see, but never a secret hash. The
-// store's creation sequence (`seq`) stays inside: a list's order and its cursor carry it.
+// store's creation sequence (`seq`) stays inside: a list's order and its cursor carry it. Each
+// formatter's type is its answer's schema (src/schemas/control-responses.ts).
+import type { Wire } from '../schemas/from-schema.js';
+import type {
+  accountSchema,
+  controlMerchantSchema,
+  faultViewSchema,
+  pixKeyViewSchema,
+  ruleViewSchema,
+  transactionDetailSchema,
+  transactionSchema,
+  walletSchema,
+} from '../schemas/control-responses.js';
 import type { BalanceReader } from '../store/balances.js';
 import type {
   Account,
@@ -18,13 +30,16 @@ import { accountRef, walletRef } from '../domain/ledger.js';
 import { renderQrDataUrl } from './qr.js';
 import { merchantFields } from './merchants.js';
 
+/** A record without the store's own sequence number (each member of a union on its own). */
+export type Unstored<T> = T extends Stored ? Omit<T, 'seq'> : never;
+
 /** A record as the control API shows it: everything but the store's own sequence number. */
-export function withoutSeq<T extends Stored>(r: Readonly<T>): Omit<T, 'seq'> {
+export function withoutSeq<T extends Stored>(r: Readonly<T>): Unstored<T> {
   const { seq, ...rest } = r;
-  return rest;
+  return rest as Unstored<T>;
 }
 
-export function formatAccount(a: Readonly<Account>, balances: BalanceReader, clientSecret?: string) {
+export function formatAccount(a: Readonly<Account>, balances: BalanceReader, clientSecret?: string): Wire<typeof accountSchema> {
   return {
     id: a.id,
     name: a.name,
@@ -39,7 +54,7 @@ export function formatAccount(a: Readonly<Account>, balances: BalanceReader, cli
   };
 }
 
-export function formatWallet(w: Readonly<Wallet>, balances: BalanceReader) {
+export function formatWallet(w: Readonly<Wallet>, balances: BalanceReader): Wire<typeof walletSchema> {
   return {
     walletId: w.id,
     accountId: w.accountId,
@@ -51,7 +66,11 @@ export function formatWallet(w: Readonly<Wallet>, balances: BalanceReader) {
   };
 }
 
-export function formatMerchant(m: Readonly<Merchant>, walletsOfMerchant: readonly Readonly<Wallet>[], balances: BalanceReader) {
+export function formatMerchant(
+  m: Readonly<Merchant>,
+  walletsOfMerchant: readonly Readonly<Wallet>[],
+  balances: BalanceReader,
+): Wire<typeof controlMerchantSchema> {
   const wallets = walletsOfMerchant.map((w) => formatWallet(w, balances));
   return {
     id: m.id,
@@ -66,7 +85,7 @@ export function formatMerchant(m: Readonly<Merchant>, walletsOfMerchant: readonl
 }
 
 /** The whole record as stored (a control view may show everything but secrets; records hold none). */
-export function formatTransaction(t: Readonly<Transaction>) {
+export function formatTransaction(t: Readonly<Transaction>): Wire<typeof transactionSchema> {
   return withoutSeq(t);
 }
 
@@ -75,20 +94,16 @@ export function formatTransactionDetail(
   t: Readonly<Transaction>,
   ledger: Iterable<Readonly<LedgerEntry>>,
   events: Iterable<Readonly<WebhookEvent>>,
-) {
-  return {
-    ...withoutSeq(t),
-    ...(t.type === 'CASH_IN' ? { qrCode: renderQrDataUrl(t.pixCode) } : {}),
-    ledger: [...ledger].map((e) => withoutSeq(e)),
-    events: [...events].map((e) => withoutSeq(e)),
-  };
+): Wire<typeof transactionDetailSchema> {
+  const beside = { ledger: [...ledger].map((e) => withoutSeq(e)), events: [...events].map((e) => withoutSeq(e)) };
+  return t.type === 'CASH_IN' ? { ...withoutSeq(t), qrCode: renderQrDataUrl(t.pixCode), ...beside } : { ...withoutSeq(t), ...beside };
 }
 
-export function formatPixKey(k: Readonly<PixKeyEntry>) {
+export function formatPixKey(k: Readonly<PixKeyEntry>): Wire<typeof pixKeyViewSchema> {
   return { key: k.key, keyType: k.keyType, owner: k.owner, unknown: k.unknown, createdAt: k.createdAt };
 }
 
-export function formatRule(r: Readonly<Rule>) {
+export function formatRule(r: Readonly<Rule>): Wire<typeof ruleViewSchema> {
   return {
     id: r.id,
     ...(r.description !== undefined ? { description: r.description } : {}),
@@ -98,7 +113,7 @@ export function formatRule(r: Readonly<Rule>) {
   };
 }
 
-export function formatFault(f: Readonly<Fault>) {
+export function formatFault(f: Readonly<Fault>): Wire<typeof faultViewSchema> {
   return {
     id: f.id,
     method: f.method,

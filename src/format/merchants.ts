@@ -1,14 +1,24 @@
 // Merchant wire shapes, exactly as the spec names them: snake_case `created_at`/`updated_at`
 // and `id` on creation, camelCase `merchantId`/`createdAt`/`updatedAt` everywhere else.
 // Only creation and the balance carry the {statusCode, message, data} envelope.
+import type { Wire } from '../schemas/from-schema.js';
+import type {
+  merchantBalanceSchema,
+  merchantCreatedSchema,
+  merchantListSchema,
+  merchantSchema,
+  merchantUpdatedSchema,
+} from '../schemas/public-responses.js';
 import type { Merchant, Wallet } from '../store/model.js';
+
+type MerchantListItem = Wire<typeof merchantListSchema>['data'][number];
 
 /** The fields every merchant shape shares, in the spec's order. */
 export function merchantFields(m: Merchant) {
   return { name: m.name, document: m.document, document_type: m.documentType, email: m.email, phone: m.phone, status: m.status };
 }
 
-export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret: string) {
+export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret: string): Wire<typeof merchantCreatedSchema> {
   return {
     statusCode: 201,
     message: 'Merchant created successfully',
@@ -25,7 +35,7 @@ export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret:
   };
 }
 
-export function formatMerchantListItem(m: Merchant) {
+export function formatMerchantListItem(m: Merchant): MerchantListItem {
   return {
     merchantId: m.id,
     ...merchantFields(m),
@@ -33,14 +43,14 @@ export function formatMerchantListItem(m: Merchant) {
   };
 }
 
-export function formatMerchantList(items: Merchant[], page: number, limit: number, total: number) {
+export function formatMerchantList(items: Merchant[], page: number, limit: number, total: number): Wire<typeof merchantListSchema> {
   return {
     data: items.map(formatMerchantListItem),
     pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
   };
 }
 
-export function formatMerchant(m: Merchant, wallets: { wallet: Wallet; balance: number }[]) {
+export function formatMerchant(m: Merchant, wallets: { wallet: Wallet; balance: number }[]): Wire<typeof merchantSchema> {
   return {
     merchantId: m.id,
     ...merchantFields(m),
@@ -50,7 +60,7 @@ export function formatMerchant(m: Merchant, wallets: { wallet: Wallet; balance: 
   };
 }
 
-export function formatMerchantUpdated(m: Merchant) {
+export function formatMerchantUpdated(m: Merchant): Wire<typeof merchantUpdatedSchema> {
   return {
     merchantId: m.id,
     ...merchantFields(m),
@@ -58,6 +68,6 @@ export function formatMerchantUpdated(m: Merchant) {
   };
 }
 
-export function formatMerchantBalance(balance: number) {
+export function formatMerchantBalance(balance: number): Wire<typeof merchantBalanceSchema> {
   return { statusCode: 200, message: 'Balance retrieved successfully', data: { balance } };
 }

@@ -16,7 +16,7 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
-import type { FaultBody } from '../schemas/control.js';
+import type { FaultBody } from '../schemas/control-sandbox.js';
 import type { Fault, New } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
 import { sendError } from './errors.js';

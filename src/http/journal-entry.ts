@@ -1,16 +1,6 @@
-// One entry of the request journal as GET /_sandbox/requests shows it. Kept apart from the journal
-// itself (an express middleware) because the typed control client exposes it: a consumer of the
-// package's types must not need express's types to type-check (skipLibCheck: false).
-export interface JournalEntry {
-  seq: number;
-  /** sandbox time when the request arrived */
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  requestId: string;
-  requestHeaders: Record<string, unknown>;
-  requestBody: unknown;
-  responseBody: unknown;
-}
+// One entry of the request journal as GET /_sandbox/requests shows it: the type of its schema. Kept
+// apart from the journal itself (an express middleware) so the entry's type needs no express types.
+import type { Wire } from '../schemas/from-schema.js';
+import type { journalEntrySchema } from '../schemas/control-responses.js';
+
+export type JournalEntry = Wire<typeof journalEntrySchema>;

@@ -115,7 +115,7 @@ function present(e: RawEntry): JournalEntry {
     status: e.status,
     durationMs: e.durationMs,
     requestId: e.requestId,
-    requestHeaders: redact(e.headers) as Record<string, unknown>,
+    requestHeaders: redact(e.headers) as JournalEntry['requestHeaders'],
     requestBody: e.body ?? null,
     responseBody: redact(parseCaptured(e.response, e.contentType)),
   };

@@ -2,7 +2,7 @@
 // a known path with another method answers 405 with an Allow header instead of 404.
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { SandboxError } from '../domain/errors.js';
-import { UUID_PATTERN } from '../schemas/public.js';
+import { UUID_PATTERN } from '../schemas/helpers.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 

@@ -1,17 +1,29 @@
-// JSON Schemas of the control API's bodies (docs/control-api.md#conventions). Same validator, same error
-// shape and same OpenAPI document as the public API.
+// JSON Schemas of the control API's requests about the sandbox's world (docs/control-api.md#conventions):
+// accounts, merchants, money, transactions and their forced transitions, the key directory and outcome
+// rules. Same validator, same error shape and same OpenAPI document as the public API. Those about the
+// sandbox itself (clock, reset, faults, journal) are in ./control-sandbox.ts.
+import {
+  MERCHANT_STATUSES,
+  OUTCOME_ACTIONS,
+  OUTCOME_ACTIONS_BY_TYPE,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  alternatives,
+} from '../domain/vocabulary.js';
 import { cursorParam, pageLimit, pageQuerySchema } from './paging.js';
-import { digitsDocument, pixKeyTypeSchema, UUID_PATTERN, uuidParam } from './public.js';
+import { digitsDocument, pixKeyTypeSchema } from './public.js';
 import type { Validated } from './from-schema.js';
+import type { partySchema } from './records.js';
+import { errorCode, oneOfWords, uuidParam } from './helpers.js';
 
-/** A party of a PIX payment (a payer, a key's owner): the fields of the spec's payer object. */
+/** A party of a PIX payment as given (a payer, a key's owner): the fields of the party a record keeps, with their limits. */
 const partyProperties = {
   name: { type: 'string', minLength: 1, maxLength: 140 },
   document: digitsDocument,
   ispb: { type: 'string', pattern: '^[0-9]{8}$', 'x-message': 'must be 8 digits' },
   account_number: { type: 'string', minLength: 1, maxLength: 40 },
   account_type: { type: 'string', minLength: 1, maxLength: 40 },
-} as const;
+} as const satisfies Record<keyof typeof partySchema.properties, object>;
 
 /** Payer data given to a forced payment: every field optional (the rest is generated). */
 export const payerSchema = { type: 'object', properties: partyProperties } as const;
@@ -19,36 +31,47 @@ export const payerSchema = { type: 'object', properties: partyProperties } as co
 /** The owner of a key in the directory: name and document required. */
 export const keyOwnerSchema = { type: 'object', required: ['name', 'document'], properties: partyProperties } as const;
 
+/** What an outcome rule matches (docs/control-api.md#outcome-rules); a stored rule keeps it as given. */
+export const ruleMatchSchema = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: oneOfWords(TRANSACTION_TYPES),
+    amount: { type: 'integer', minimum: 1 },
+    amountMin: { type: 'integer', minimum: 0 },
+    amountMax: { type: 'integer', minimum: 0 },
+    key: { type: 'string', minLength: 1, maxLength: 77 },
+    document: digitsDocument,
+    descriptionContains: { type: 'string', minLength: 1, maxLength: 140 },
+  },
+} as const;
+
+/** What a matching rule does, and when. */
+export const ruleOutcomeSchema = {
+  type: 'object',
+  required: ['action'],
+  properties: {
+    action: oneOfWords(OUTCOME_ACTIONS),
+    afterSeconds: { type: 'integer', minimum: 0, maximum: 2_592_000 },
+    code: errorCode,
+    message: { type: 'string', minLength: 1, maxLength: 500 },
+    payer: payerSchema,
+  },
+} as const;
+
+const actionsOf = (type: keyof typeof OUTCOME_ACTIONS_BY_TYPE) => ({
+  enum: OUTCOME_ACTIONS_BY_TYPE[type],
+  'x-message': `a ${type} rule takes ${alternatives(OUTCOME_ACTIONS_BY_TYPE[type])}`,
+});
+
 export const ruleInputSchema = {
   type: 'object',
   required: ['match', 'outcome'],
   properties: {
     id: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$', 'x-message': 'must be 1-64 letters, digits, or _ . : -' },
     description: { type: 'string', maxLength: 500 },
-    match: {
-      type: 'object',
-      required: ['type'],
-      properties: {
-        type: { type: 'string', enum: ['CASH_IN', 'CASH_OUT'] },
-        amount: { type: 'integer', minimum: 1 },
-        amountMin: { type: 'integer', minimum: 0 },
-        amountMax: { type: 'integer', minimum: 0 },
-        key: { type: 'string', minLength: 1, maxLength: 77 },
-        document: digitsDocument,
-        descriptionContains: { type: 'string', minLength: 1, maxLength: 140 },
-      },
-    },
-    outcome: {
-      type: 'object',
-      required: ['action'],
-      properties: {
-        action: { type: 'string', enum: ['pay', 'expire', 'cancel', 'wait', 'complete', 'fail'] },
-        afterSeconds: { type: 'integer', minimum: 0, maximum: 2_592_000 },
-        code: { type: 'string', pattern: '^[A-Z][A-Z0-9_]{1,63}$', 'x-message': 'must be an upper-case code like INSUFFICIENT_FUNDS' },
-        message: { type: 'string', minLength: 1, maxLength: 500 },
-        payer: payerSchema,
-      },
-    },
+    match: ruleMatchSchema,
+    outcome: ruleOutcomeSchema,
   },
   allOf: [
     {
@@ -56,57 +79,23 @@ export const ruleInputSchema = {
       then: {
         type: 'object',
         properties: {
-          outcome: {
-            type: 'object',
-            properties: {
-              action: { enum: ['pay', 'expire', 'cancel', 'wait'], 'x-message': 'a CASH_IN rule takes pay, expire, cancel or wait' },
-            },
-          },
+          outcome: { type: 'object', properties: { action: actionsOf('CASH_IN') } },
         },
       },
       else: {
         type: 'object',
         properties: {
-          outcome: {
-            type: 'object',
-            properties: { action: { enum: ['complete', 'fail', 'wait'], 'x-message': 'a CASH_OUT rule takes complete, fail or wait' } },
-          },
+          outcome: { type: 'object', properties: { action: actionsOf('CASH_OUT') } },
         },
       },
     },
   ],
 } as const;
 
-export interface RuleInput {
-  id?: string;
-  description?: string;
-  match: {
-    type: 'CASH_IN' | 'CASH_OUT';
-    amount?: number;
-    amountMin?: number;
-    amountMax?: number;
-    key?: string;
-    document?: string;
-    descriptionContains?: string;
-  };
-  outcome: {
-    action: 'pay' | 'expire' | 'cancel' | 'wait' | 'complete' | 'fail';
-    afterSeconds?: number;
-    code?: string;
-    message?: string;
-    payer?: { name?: string; document?: string; ispb?: string; account_number?: string; account_type?: string };
-  };
-}
+export type RuleInput = Validated<typeof ruleInputSchema>;
 
-export { UUID_PATTERN };
+// ---- tenants, money and transactions ----
 
-// ---- control bodies and queries (docs/control-api.md#conventions) ----
-
-const errorCode = {
-  type: 'string',
-  pattern: '^[A-Z][A-Z0-9_]{1,63}$',
-  'x-message': 'must be an upper-case code like INSUFFICIENT_FUNDS',
-} as const;
 const settle = { type: 'integer', minimum: 0, maximum: 86_400, 'x-message': 'must be an integer of seconds from 0 to 86400' } as const;
 const autoPay = {
   type: ['integer', 'null'],
@@ -181,7 +170,7 @@ export const accountPatchSchema = {
     balance: { not: {}, 'x-message': 'cannot be set here; use POST /_sandbox/accounts/{id}/credit' },
   },
 } as const;
-export type AccountPatchBody = { name?: string; splitEnabled?: boolean; autoPayAfterSeconds?: number | null; settleAfterSeconds?: number };
+export type AccountPatchBody = Validated<typeof accountPatchSchema>;
 
 export const creditSchema = {
   type: 'object',
@@ -203,7 +192,7 @@ export const merchantStatusSchema = {
   type: 'object',
   required: ['status'],
   properties: {
-    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be ACTIVE, INACTIVE or SUSPENDED' },
+    status: { ...oneOfWords(MERCHANT_STATUSES), 'x-message': `must be ${alternatives(MERCHANT_STATUSES)}` },
   },
 } as const;
 export type MerchantStatusBody = Validated<typeof merchantStatusSchema>;
@@ -212,7 +201,7 @@ export const merchantListControlQuerySchema = {
   type: 'object',
   properties: {
     accountId: uuidParam,
-    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] },
+    status: oneOfWords(MERCHANT_STATUSES),
     ...pageQuerySchema.properties,
   },
 } as const;
@@ -222,8 +211,8 @@ export const transactionListQuerySchema = {
   type: 'object',
   properties: {
     accountId: uuidParam,
-    type: { type: 'string', enum: ['CASH_IN', 'CASH_OUT'] },
-    status: { type: 'string', enum: ['WAITING_PAYMENT', 'PAID', 'EXPIRED', 'CANCELLED', 'PROCESSING', 'COMPLETED', 'FAILED'] },
+    type: oneOfWords(TRANSACTION_TYPES),
+    status: oneOfWords(TRANSACTION_STATUSES),
     externalId: { type: 'string', minLength: 1, maxLength: 64 },
     limit: pageLimit(100),
     after: cursorParam,
@@ -235,7 +224,7 @@ export const chargePaySchema = {
   type: 'object',
   properties: { payer: payerSchema },
 } as const;
-export type ChargePayBody = { payer?: RuleInput['outcome']['payer'] };
+export type ChargePayBody = Validated<typeof chargePaySchema>;
 
 /** The largest image `POST /_sandbox/pix/pay {qrImage}` reads: 5 MiB of PNG or JPEG, decoded from base64. */
 export const QR_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -261,7 +250,8 @@ export const pixPaySchema = {
     { not: { type: 'object', required: ['pixCode', 'qrImage'] }, 'x-message': 'takes pixCode or qrImage, not both' },
   ],
 } as const;
-export type PixPayBody = { pixCode?: string; qrImage?: string; payer?: RuleInput['outcome']['payer'] };
+/** One of pixCode and qrImage (the schema's allOf says which; the type cannot). */
+export type PixPayBody = Validated<typeof pixPaySchema>;
 
 export const transferFailSchema = {
   type: 'object',
@@ -280,97 +270,4 @@ export const pixKeySchema = {
     unknown: { type: 'boolean' },
   },
 } as const;
-export interface PixKeyBody {
-  key: string;
-  keyType: string;
-  owner: { name: string; document: string; ispb?: string; account_number?: string; account_type?: string };
-  unknown?: boolean;
-}
-
-export const MAX_ADVANCE_SECONDS = 2_592_000;
-const clockAccountId = { ...uuidParam, description: 'the tenant whose clock it is; absent: the sandbox-wide clock (every tenant)' };
-
-/** How far to move: `seconds`, or `to` an instant after the clock's now (checked by the service). */
-export const clockAdvanceSchema = {
-  type: 'object',
-  properties: {
-    seconds: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_ADVANCE_SECONDS,
-      'x-message': 'must be an integer of seconds from 1 to 2592000 (30 days)',
-    },
-    to: isoInstant,
-    accountId: clockAccountId,
-  },
-} as const;
-export type ClockAdvanceBody = Validated<typeof clockAdvanceSchema>;
-/** Exactly one of seconds and to (a schema's oneOf would not name the field). */
-export const clockAdvanceCheck = (b: Record<string, unknown>): { path: string; message: string }[] => {
-  if (b.seconds === undefined && b.to === undefined) return [{ path: '/seconds', message: 'is required (or give to, an instant)' }];
-  if (b.seconds !== undefined && b.to !== undefined) return [{ path: '/to', message: 'cannot be given with seconds: give one of them' }];
-  return [];
-};
-
-/** freeze / unfreeze bodies and GET /_sandbox/clock's query: one tenant, or (absent) every tenant */
-export const clockTargetSchema = { type: 'object', properties: { accountId: clockAccountId } } as const;
-export type ClockTargetBody = Validated<typeof clockTargetSchema>;
-
-export const FIXTURE_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
-
-export const resetSchema = {
-  type: 'object',
-  properties: {
-    fixtures: {
-      // a fixture set shipped in the package's fixtures/ folder, by name, or a whole fixture object
-      oneOf: [
-        {
-          type: 'string',
-          pattern: FIXTURE_NAME_PATTERN,
-          'x-message': 'must be the name of a shipped fixture set (e.g. "example-marketplace") or a fixture object',
-        },
-        { type: 'object', 'x-message': 'must be a fixture object or the name of a shipped fixture set' },
-      ],
-    },
-  },
-} as const;
-export type ResetBody = Validated<typeof resetSchema>;
-
-export const faultSchema = {
-  type: 'object',
-  required: ['path'],
-  properties: {
-    method: {
-      type: 'string',
-      pattern: '^([Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Aa][Tt][Cc][Hh]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Hh][Ee][Aa][Dd])$',
-      'x-message': 'must be GET, POST, PATCH, PUT, DELETE or HEAD',
-    },
-    path: {
-      type: 'string',
-      pattern: '^/[^?#\\s]{0,299}$',
-      'x-message': 'must be a path starting with / (segments may be *, ** or :name), without query string',
-    },
-    status: { type: 'integer', minimum: 400, maximum: 599, 'x-message': 'must be an HTTP error status from 400 to 599' },
-    code: errorCode,
-    message: { type: 'string', minLength: 1, maxLength: 500 },
-    latencyMs: { type: 'integer', minimum: 0, maximum: 60_000, 'x-message': 'must be an integer of milliseconds from 0 to 60000' },
-    times: { type: 'integer', minimum: 1, maximum: 1_000_000, 'x-message': 'must be a positive integer (omit it for no limit)' },
-    probability: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-message': 'must be a number above 0 and at most 1' },
-  },
-  allOf: [
-    { not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' },
-  ],
-} as const;
-export type FaultBody = Validated<typeof faultSchema>;
-
-export const requestsQuerySchema = {
-  type: 'object',
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
-    method: { type: 'string', minLength: 1, maxLength: 10 },
-    status: { type: 'integer', minimum: 100, maximum: 599 },
-    path: { type: 'string', minLength: 1, maxLength: 300 },
-    requestId: { type: 'string', minLength: 1, maxLength: 128 },
-  },
-} as const;
-export type RequestsQuery = Validated<typeof requestsQuerySchema>;
+export type PixKeyBody = Validated<typeof pixKeySchema>;

@@ -1,6 +1,8 @@
 // The fixture file format: what a fresh store (and reset) starts from.
-import { accountClockSchema, keyOwnerSchema, type AccountClockBody } from './control.js';
-import { uuidParam } from './public.js';
+import { DOCUMENT_TYPES, MERCHANT_STATUSES, PIX_KEY_TYPES } from '../domain/vocabulary.js';
+import { accountClockSchema, keyOwnerSchema } from './control.js';
+import type { Validated } from './from-schema.js';
+import { uuidParam } from './helpers.js';
 
 const cents = { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } as const;
 
@@ -35,10 +37,10 @@ export const fixturesSchema = {
                 walletId: uuidParam,
                 name: { type: 'string' },
                 document: { type: 'string' },
-                document_type: { enum: ['CPF', 'CNPJ'] },
+                document_type: { enum: DOCUMENT_TYPES },
                 email: { type: 'string' },
                 phone: { type: 'string' },
-                status: { enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] },
+                status: { enum: MERCHANT_STATUSES },
                 client_id: { type: 'string' },
                 client_secret: { type: 'string' },
                 balance: cents,
@@ -55,7 +57,7 @@ export const fixturesSchema = {
         required: ['key', 'keyType', 'owner'],
         properties: {
           key: { type: 'string', minLength: 1, maxLength: 77 },
-          keyType: { enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] },
+          keyType: { enum: PIX_KEY_TYPES },
           owner: keyOwnerSchema,
           unknown: { type: 'boolean' },
           about: { type: 'string' },
@@ -79,43 +81,6 @@ export const fixturesSchema = {
   },
 } as const;
 
-export interface FixtureMerchant {
-  id: string;
-  walletId: string;
-  name: string;
-  document: string;
-  document_type: 'CPF' | 'CNPJ';
-  email: string;
-  phone: string;
-  status?: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-  client_id: string;
-  client_secret: string;
-  balance?: number;
-}
-
-export interface FixtureAccount {
-  id: string;
-  name: string;
-  client_id: string;
-  client_secret: string;
-  splitEnabled?: boolean;
-  balance?: number;
-  settleAfterSeconds?: number;
-  autoPayAfterSeconds?: number | null;
-  /** the account's own clock (docs/control-api.md#clock): where it starts, frozen or flowing */
-  clock?: AccountClockBody;
-  merchants?: FixtureMerchant[];
-}
-
-export interface Fixtures {
-  about?: string;
-  accounts: FixtureAccount[];
-  pixKeys?: {
-    key: string;
-    keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM';
-    owner: { name: string; document: string; ispb?: string; account_number?: string; account_type?: string };
-    unknown?: boolean;
-  }[];
-  rules?: Record<string, unknown>[];
-  webhooks?: { url: string; accountId?: string; events?: string[]; secret?: string }[];
-}
+export type Fixtures = Validated<typeof fixturesSchema>;
+export type FixtureAccount = Fixtures['accounts'][number];
+export type FixtureMerchant = NonNullable<FixtureAccount['merchants']>[number];

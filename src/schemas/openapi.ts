@@ -8,9 +8,10 @@ import { fixturesSchema } from './fixtures.js';
 import { allowedMethods, answersOf, COMMON_HEADERS, headersOf } from './openapi-answers.js';
 import type { Answer, Operation } from './operation.js';
 import * as R from './responses.js';
-import type { JsonSchema } from './responses.js';
+import { uuidParam, type JsonSchema } from './helpers.js';
 import * as P from './public.js';
 import * as C from './control.js';
+import * as S from './control-sandbox.js';
 import * as W from './webhooks.js';
 
 /** Keywords that only mean something to our ajv set-up; OpenAPI tools would not know them. */
@@ -60,10 +61,10 @@ const NAMED: Record<string, JsonSchema> = {
   Rule: R.ruleViewSchema,
   RuleRequest: C.ruleInputSchema,
   Fault: R.faultViewSchema,
-  FaultRequest: C.faultSchema,
+  FaultRequest: S.faultSchema,
   JournalEntry: R.journalEntrySchema,
   // an inline fixture set is then validated by the fixture schema: the document shows that one
-  ResetRequest: { ...C.resetSchema, properties: { fixtures: { oneOf: [C.resetSchema.properties.fixtures.oneOf[0], fixturesSchema] } } },
+  ResetRequest: { ...S.resetSchema, properties: { fixtures: { oneOf: [S.resetSchema.properties.fixtures.oneOf[0], fixturesSchema] } } },
   ResetResult: R.resetResultSchema,
   // each fixture rule is then validated by the rule schema: the document shows that one
   Fixtures: {
@@ -79,7 +80,7 @@ const NAMED: Record<string, JsonSchema> = {
   FireResult: R.fireResultSchema,
 };
 const NAME_OF = new Map<object, string>(Object.entries(NAMED).map(([name, schema]) => [schema, name]));
-NAME_OF.set(C.resetSchema, 'ResetRequest');
+NAME_OF.set(S.resetSchema, 'ResetRequest');
 NAME_OF.set(fixturesSchema, 'Fixtures');
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -172,7 +173,7 @@ function requestBodyOf(op: Operation, requestBodies: Record<string, unknown>): u
 function operationObject(op: Operation, requestBodies: Record<string, unknown>): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g))
-    parameters.push({ name, in: 'path', required: true, schema: clean(op.params?.[name!] ?? P.uuidParam) });
+    parameters.push({ name, in: 'path', required: true, schema: clean(op.params?.[name!] ?? uuidParam) });
   const q = op.query as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
   for (const [name, s] of Object.entries(q?.properties ?? {}))
     parameters.push({ name, in: 'query', required: q?.required?.includes(name) ?? false, schema: schemaOf(s) });

@@ -6,7 +6,7 @@
 // entry names only its own.
 import type { ErrorCode } from '../domain/errors.js';
 import type { BodyCheck } from './checks.js';
-import type { JsonSchema } from './responses.js';
+import type { JsonSchema } from './helpers.js';
 
 export interface ResponseHeader {
   description: string;

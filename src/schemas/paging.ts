@@ -2,7 +2,7 @@
 // previous page answered in its x-sandbox-next-cursor header (and its Link header, rel="next").
 // The body stays the bare JSON array the control API has always answered.
 import type { Answer } from './operation.js';
-import type { JsonSchema } from './responses.js';
+import type { JsonSchema } from './helpers.js';
 import type { Validated } from './from-schema.js';
 
 export const NEXT_CURSOR_HEADER = 'x-sandbox-next-cursor';

@@ -1,9 +1,11 @@
 // JSON Schemas of the public API's requests (docs/decisions.md#d10-unknown-fields-are-dropped). Each one validates requests
 // (ajv), types the handler (Validated: FromSchema, ./from-schema.ts, where exact) and appears in /openapi.json.
 import { MAX_AMOUNT } from '../domain/ledger.js';
+import { KEY_TYPE_MESSAGE, KEY_TYPE_SPELLINGS } from '../domain/pix-keys.js';
+import { DOCUMENT_TYPES, MERCHANT_STATUSES, SPLIT_MODES, alternatives } from '../domain/vocabulary.js';
 import type { Validated } from './from-schema.js';
+import { DOCUMENT_PATTERN, oneOfWords, uuidParam } from './helpers.js';
 
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 export { MAX_AMOUNT };
 
 /** A pattern matching any of the words in any letter case (JSON Schema patterns have no flags). */
@@ -21,7 +23,7 @@ const amountCents = {
 
 export const digitsDocument = {
   type: 'string',
-  pattern: '^[0-9]{11}$|^[0-9]{14}$',
+  pattern: DOCUMENT_PATTERN,
   'x-message': 'must be a CPF (11 digits) or CNPJ (14 digits), digits only',
 } as const;
 
@@ -36,11 +38,9 @@ const email = { type: 'string', format: 'email', maxLength: 254, 'x-message': 'm
 /** A PIX key kind, in any letter case, with the aliases E-MAIL and EVP (docs/decisions.md#d24-pix-key-kinds). */
 export const pixKeyTypeSchema = {
   type: 'string',
-  pattern: caseInsensitive(['CPF', 'CNPJ', 'EMAIL', 'E-MAIL', 'PHONE', 'RANDOM', 'EVP']),
-  'x-message': 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM',
+  pattern: caseInsensitive(Object.keys(KEY_TYPE_SPELLINGS)),
+  'x-message': KEY_TYPE_MESSAGE,
 } as const;
-
-export const uuidParam = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
 
 export const tokenRequestSchema = {
   type: 'object',
@@ -58,7 +58,7 @@ export const merchantCreateSchema = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 140 },
     document: digitsDocument,
-    document_type: { type: 'string', enum: ['CPF', 'CNPJ'], 'x-message': 'must be CPF or CNPJ' },
+    document_type: { ...oneOfWords(DOCUMENT_TYPES), 'x-message': `must be ${alternatives(DOCUMENT_TYPES)}` },
     email,
     phone: phoneDigits,
   },
@@ -90,14 +90,14 @@ export const merchantPatchSchema = {
     },
   ],
 } as const;
-export type MerchantPatchBody = { name?: string; email?: string; phone?: string };
+export type MerchantPatchBody = Validated<typeof merchantPatchSchema>;
 
 export const merchantListQuerySchema = {
   type: 'object',
   properties: {
     page: { type: 'integer', minimum: 1, maximum: 1_000_000_000, default: 1, 'x-message': 'must be an integer of at least 1' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, 'x-message': 'must be an integer from 1 to 100' },
-    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'], 'x-message': 'must be one of ACTIVE, INACTIVE, SUSPENDED' },
+    status: { ...oneOfWords(MERCHANT_STATUSES), 'x-message': `must be one of ${MERCHANT_STATUSES.join(', ')}` },
   },
 } as const;
 export type MerchantListQuery = Validated<typeof merchantListQuerySchema>;
@@ -112,7 +112,7 @@ const splitEntry = {
       maximum: MAX_AMOUNT,
       'x-message': 'must be an integer (cents for FIXED, percent for PERCENTAGE)',
     },
-    mode: { type: 'string', enum: ['FIXED', 'PERCENTAGE'] },
+    mode: oneOfWords(SPLIT_MODES),
     wallet_id: uuidParam,
   },
   if: { properties: { mode: { const: 'PERCENTAGE' } }, required: ['mode'] },
@@ -148,19 +148,9 @@ export const cashInSchema = {
     },
   },
 } as const;
-export interface SplitEntryBody {
-  amount: number;
-  mode: 'FIXED' | 'PERCENTAGE';
-  wallet_id: string;
-}
-export interface CashInBody {
-  amount: number;
-  description: string;
-  customer: { name: string; document: string; email?: string; phone?: string };
-  externalId?: string;
-  expiration: number;
-  split?: SplitEntryBody[] | SplitEntryBody;
-}
+export type CashInBody = Validated<typeof cashInSchema>;
+/** One entry of `split` (which takes one entry, or a list of them). */
+export type SplitEntryBody = Exclude<NonNullable<CashInBody['split']>, readonly unknown[]>;
 
 export const cashOutSchema = {
   type: 'object',
@@ -185,9 +175,5 @@ export const cashOutSchema = {
     },
   },
 } as const;
-export interface CashOutBody {
-  type: 'pix_key';
-  description: string;
-  amount: string;
-  details: { name: string; document?: string; key: string; keyType: string };
-}
+/** `amount` stays a string of digits: the pattern says so, the type cannot. */
+export type CashOutBody = Validated<typeof cashOutSchema>;

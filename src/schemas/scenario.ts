@@ -3,7 +3,9 @@
 // Values that are interpolated at run time (`${...}`) are strings, so numeric fields accept either
 // a number or a single `${...}` reference.
 
-import { EVENT_TYPES } from '../domain/events.js';
+import { DOCUMENT_TYPES, EVENT_TYPES, PIX_KEY_TYPES, SEND_SIGNATURES } from '../domain/vocabulary.js';
+import { oneOfWords } from './helpers.js';
+import { partySchema } from './records.js';
 
 const expr = '^\\$\\{[^}]+\\}$';
 const intOrExpr = (min: number, max: number) =>
@@ -21,7 +23,7 @@ const saveName = {
   'x-message': 'must be a name of letters, digits and _ (not starting with a digit)',
 } as const;
 
-const eventType = { type: 'string', enum: EVENT_TYPES } as const;
+const eventType = oneOfWords(EVENT_TYPES);
 
 /** A matcher: any JSON value (see src/scenarios/matcher.ts). */
 const matcher = {} as const;
@@ -48,11 +50,9 @@ export const STEP_KINDS = [
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-const payer = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { name: str, document: str, ispb: str, account_number: str, account_type: str },
-} as const;
+/** A party's fields (src/schemas/records.ts), each a non-empty string (or a ${...} reference). */
+const partyFields = Object.fromEntries(Object.keys(partySchema.properties).map((k) => [k, str]));
+const payer = { type: 'object', additionalProperties: false, properties: partyFields } as const;
 
 /** `pay: <id>` or `pay: {id, payer}` */
 const idOr = (extra: Record<string, unknown> = {}, required: string[] = ['id']) =>
@@ -64,12 +64,7 @@ const idOr = (extra: Record<string, unknown> = {}, required: string[] = ['id']) 
     properties: { id: str, ...extra },
   }) as const;
 
-const owner = {
-  type: 'object',
-  required: ['name', 'document'],
-  additionalProperties: false,
-  properties: { name: str, document: str, ispb: str, account_number: str, account_type: str },
-} as const;
+const owner = { type: 'object', required: ['name', 'document'], additionalProperties: false, properties: partyFields } as const;
 
 const pixKey = {
   type: 'object',
@@ -77,7 +72,7 @@ const pixKey = {
   additionalProperties: false,
   properties: {
     key: str,
-    keyType: { type: 'string', enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] },
+    keyType: oneOfWords(PIX_KEY_TYPES),
     owner,
     unknown: { type: 'boolean' },
   },
@@ -186,7 +181,7 @@ export const stepSchema = {
     createMerchant: {
       type: 'object',
       additionalProperties: false,
-      properties: { name: str, document: str, document_type: { type: 'string', enum: ['CPF', 'CNPJ'] }, email: str, phone: str },
+      properties: { name: str, document: str, document_type: oneOfWords(DOCUMENT_TYPES), email: str, phone: str },
     },
     fire: {
       type: ['string', 'object'],
@@ -219,7 +214,7 @@ export const stepSchema = {
       type: 'object',
       required: ['body'],
       additionalProperties: false,
-      properties: { body: {}, signature: { type: 'string', enum: ['valid', 'bad', 'stale'] } },
+      properties: { body: {}, signature: oneOfWords(SEND_SIGNATURES) },
     },
   },
   oneOf: STEP_KINDS.map((k) => ({ required: [k] })),

@@ -1,12 +1,11 @@
 // JSON Schemas of the webhook control API (docs/webhooks.md#endpoints): endpoint registration, the
 // delivery log's query, and firing an event.
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../domain/vocabulary.js';
 import type { Validated } from './from-schema.js';
-import { EVENT_TYPES } from '../domain/events.js';
+import { oneOfWords, uuidParam as uuid } from './helpers.js';
 import { cursorParam, pageQuerySchema } from './paging.js';
-import { UUID_PATTERN } from './public.js';
 
-const uuid = { type: 'string', pattern: UUID_PATTERN, 'x-message': 'must be a UUID' } as const;
-const eventType = { type: 'string', enum: EVENT_TYPES, 'x-message': `must be one of ${EVENT_TYPES.join(', ')}` } as const;
+const eventType = { ...oneOfWords(EVENT_TYPES), 'x-message': `must be one of ${EVENT_TYPES.join(', ')}` } as const;
 
 export const webhookEndpointInputSchema = {
   type: 'object',
@@ -53,7 +52,7 @@ export const deliveriesQuerySchema = {
     endpointId: uuid,
     eventId: uuid,
     accountId: uuid,
-    status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DEAD', 'DROPPED'] },
+    status: oneOfWords(DELIVERY_STATUSES),
     eventType,
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     after: cursorParam,

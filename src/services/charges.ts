@@ -12,6 +12,7 @@ import {
   MERCHANT_CITY,
   paidCharge,
   receiverShare,
+  type ClosingAction,
 } from '../domain/charges.js';
 import { generateEndToEndId } from '../domain/end-to-end.js';
 import { notFound, SandboxError } from '../domain/errors.js';
@@ -141,7 +142,7 @@ export function payChargeAt(tx: Tx, ctx: AppContext, id: string, payer: Partial<
 }
 
 /** → EXPIRED or CANCELLED at `at`; no money moves. */
-export function closeChargeAt(tx: Tx, ctx: AppContext, id: string, action: 'expire' | 'cancel', at: Date): Readonly<Charge> {
+export function closeChargeAt(tx: Tx, ctx: AppContext, id: string, action: ClosingAction, at: Date): Readonly<Charge> {
   const closed = tx.put('transactions', closedCharge(getCharge(tx, id), action, at.toISOString())) as Readonly<Charge>;
   emitEvent(tx, closed, closed.updatedAt, ctx.newId);
   return closed;

@@ -10,7 +10,7 @@
 import type { AppContext } from '../context.js';
 import { realClock } from '../clock/clock.js';
 import { SandboxError } from '../domain/errors.js';
-import { MAX_ADVANCE_SECONDS, type ClockAdvanceBody } from '../schemas/control.js';
+import { MAX_ADVANCE_SECONDS, type ClockAdvanceBody } from '../schemas/control-sandbox.js';
 import { clockTargets, clockView, movedClock, type ClockView } from './clock.js';
 import { applyDueNow, pruneIdempotency } from './due-work.js';
 

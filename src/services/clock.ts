@@ -2,20 +2,16 @@
 // in the store's meta) and each tenant's own (on its account record: an offset on top of the
 // sandbox-wide clock, or frozen at an instant). Reading, freezing and unfreezing live here; an
 // advance walks through time (services/clock-walk.ts).
+import type { Wire } from '../schemas/from-schema.js';
+import type { clockSchema } from '../schemas/control-responses.js';
 import { realClock, tenantClockAt, tenantNowMs } from '../clock/clock.js';
 import type { AppContext } from '../context.js';
 import type { AccountClock } from '../store/model.js';
 import type { Tx } from '../store/store.js';
 import { requireAccount } from './accounts.js';
 
-export interface ClockView {
-  /** null: the sandbox-wide clock */
-  accountId: string | null;
-  now: string;
-  /** how far the clock is from real time */
-  offsetSeconds: number;
-  frozen: boolean;
-}
+/** `accountId` null: the sandbox-wide clock; `offsetSeconds`: how far the clock is from real time. */
+export type ClockView = Wire<typeof clockSchema>;
 
 /** A tenant's clock, or the sandbox-wide one without `accountId` (404 for an unknown account). */
 export function clockView(ctx: AppContext, accountId?: string): ClockView {

@@ -6,7 +6,7 @@ import { generateClientId, generateSecret, hashSecret } from '../domain/credenti
 import { declaredDocumentIssues } from '../domain/documents.js';
 import { SandboxError } from '../domain/errors.js';
 import type { MerchantCreateBody, MerchantListQuery, MerchantPatchBody } from '../schemas/public.js';
-import type { Merchant, New, Wallet } from '../store/model.js';
+import type { DocumentType, Merchant, New, Wallet } from '../store/model.js';
 import { documentKey } from '../store/schema.js';
 import type { Reads, Tx } from '../store/store.js';
 import { clientIdTaken } from './accounts.js';
@@ -24,7 +24,7 @@ export async function newMerchantCredentials(random: () => number): Promise<NewC
 }
 
 /** document_type agrees with the length, and the check digits are right (docs/api.md). */
-export function checkMerchantDocument(document: string, type: 'CPF' | 'CNPJ'): void {
+export function checkMerchantDocument(document: string, type: DocumentType): void {
   const issues = declaredDocumentIssues(document, type);
   if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `${issues[0]!.path.slice(1)} ${issues[0]!.message}`, issues);
 }

@@ -4,7 +4,7 @@
 import type { AppContext } from '../context.js';
 import { documentTypeOf } from '../domain/documents.js';
 import { SandboxError, notFound } from '../domain/errors.js';
-import { normalizeKey, normalizeKeyType, validatePixKey } from '../domain/pix-keys.js';
+import { KEY_TYPE_MESSAGE, normalizeKey, normalizeKeyType, validatePixKey } from '../domain/pix-keys.js';
 import type { PixKeyBody } from '../schemas/control.js';
 import type { New, PixKeyEntry } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
@@ -13,9 +13,7 @@ import type { Reads, Tx } from '../store/store.js';
 export function pixKeyEntry(body: PixKeyBody, now: string): New<PixKeyEntry> {
   const keyType = normalizeKeyType(body.keyType);
   if (!keyType)
-    throw new SandboxError('VALIDATION_ERROR', 'keyType must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM', [
-      { path: '/keyType', message: 'is not a key kind' },
-    ]);
+    throw new SandboxError('VALIDATION_ERROR', `keyType ${KEY_TYPE_MESSAGE}`, [{ path: '/keyType', message: 'is not a key kind' }]);
   const problem = validatePixKey(keyType, body.key);
   if (problem) throw new SandboxError('VALIDATION_ERROR', problem, [{ path: '/key', message: problem.replace(/^key /, '') }]);
   if (!documentTypeOf(body.owner.document))

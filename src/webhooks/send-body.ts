@@ -4,7 +4,9 @@
 import type { AppContext } from '../context.js';
 import { realClock } from '../clock/clock.js';
 import { notFound } from '../domain/errors.js';
+import type { Wire } from '../schemas/from-schema.js';
 import type { WebhookSendInput } from '../schemas/webhook-faults.js';
+import type { webhookSendResultSchema } from '../schemas/webhook-responses.js';
 import type { New, WebhookSend } from '../store/model.js';
 import { take } from '../store/page.js';
 import type { Reads } from '../store/store.js';
@@ -20,10 +22,7 @@ const eventIdOf = (body: unknown): string | undefined => {
   return typeof id === 'string' && /^[\x21-\x7e]{1,200}$/.test(id) ? id : undefined;
 };
 
-export async function sendWebhookBody(
-  ctx: AppContext,
-  input: WebhookSendInput,
-): Promise<{ statusCode: number | null; error: string | null; durationMs: number }> {
+export async function sendWebhookBody(ctx: AppContext, input: WebhookSendInput): Promise<Wire<typeof webhookSendResultSchema>> {
   const endpointId = input.endpointId.toLowerCase();
   const endpoint = ctx.store.webhookEndpoints.get(endpointId);
   if (!endpoint) throw notFound(`webhook endpoint ${endpointId}`);

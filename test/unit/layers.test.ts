@@ -1,4 +1,4 @@
-// Dependencies point one way (docs/architecture.md#the-folders): domain ← store ← schemas, format,
+// Dependencies point one way (docs/architecture.md#the-folders): domain ← schemas ← store ← format,
 // clock ← services ← webhooks (the delivery worker) ← http ← api, control ← client ← scenarios ← cli.
 // A folder imports only from its own rank or below; the domain imports nothing but itself and the
 // record types of src/store/model.ts. Files at the root of src/ (app, context, operations, server, …)
@@ -10,19 +10,19 @@ import { packagePath } from '../../src/paths.js';
 
 const RANK: Record<string, number> = {
   domain: 0,
-  store: 1,
-  schemas: 2,
-  format: 2,
-  clock: 2,
-  services: 3,
-  webhooks: 4,
-  http: 5,
-  api: 6,
-  control: 6,
-  client: 7,
-  testcontainers: 7,
-  scenarios: 8,
-  cli: 9,
+  schemas: 1,
+  store: 2,
+  format: 3,
+  clock: 3,
+  services: 4,
+  webhooks: 5,
+  http: 6,
+  api: 7,
+  control: 7,
+  client: 8,
+  testcontainers: 8,
+  scenarios: 9,
+  cli: 10,
 };
 
 const src = packagePath('src');

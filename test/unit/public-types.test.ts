@@ -26,7 +26,8 @@ function reachable(entry: string): { files: string[]; bare: Map<string, string> 
     if (seen.has(file)) continue;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+    // not a quoted word "from" in a declared type (a union of field names)
+    for (const m of text.matchAll(/(?<!['"\w.])(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
       const spec = m[1]!;
       if (spec.startsWith('.')) queue.push(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.d.ts')));
       else if (!bare.has(spec)) bare.set(spec, path.relative(packagePath(), file));
