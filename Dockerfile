@@ -3,9 +3,13 @@
 #   docker run --rm -p 8080:8080 -p 8443:8443 -v pix-sandbox-data:/data pix-sandbox
 # Behind a TLS-intercepting proxy, give npm the proxy's CA at build time only (a build secret
 # never lands in a layer):  docker build --secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt .
+# Where the official base cannot be pulled, build on a Node.js image of your own (Debian-based, with
+# node and npm on the PATH and a user "node"; docs/install.md#building-the-image-without-a-registry):
+#   docker build --build-arg NODE_IMAGE=registry.example.com/node:22-bookworm-slim -t pix-sandbox .
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # ---- build: every dependency, compile TypeScript to dist/src, bundle the command into dist/bin ----
-FROM node:22-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN --mount=type=secret,id=npm_ca \
@@ -17,7 +21,7 @@ COPY src ./src
 RUN npm run build
 
 # ---- deps: production dependencies only ----
-FROM node:22-bookworm-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN --mount=type=secret,id=npm_ca \
@@ -26,7 +30,7 @@ RUN --mount=type=secret,id=npm_ca \
     npm cache clean --force
 
 # ---- runtime: node, production node_modules, dist/ and the package's data files ----
-FROM node:22-bookworm-slim
+FROM ${NODE_IMAGE}
 LABEL org.opencontainers.image.title="pix-sandbox" \
       org.opencontainers.image.description="A local, stateful simulator of a Brazilian PIX banking API, for integration testing" \
       org.opencontainers.image.licenses="MIT"

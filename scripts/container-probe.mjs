@@ -4,6 +4,8 @@
 //   node scripts/container-probe.mjs https <https-url> <cert.pem>      token over trusted HTTPS
 //   node scripts/container-probe.mjs merchant-create <base-url>        prints the new merchant id
 //   node scripts/container-probe.mjs merchant-get <base-url> <id>      the merchant is still there
+//   node scripts/container-probe.mjs ready <base-url> <start-epoch-ms>  prints the ms from the start
+//                                  to GET /_sandbox/health answering 200 (polled every 20 ms, 60 s at most)
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 
@@ -82,4 +84,17 @@ if (cmd === 'money') {
   const r = await call(base, 'GET', `/v1/merchants/${arg}`, { token: t });
   if (r.status !== 200 || r.body.merchantId !== arg) fail(`merchant ${arg} after the restart`, r);
   console.log(`merchant ${arg} (${r.body.name}) is still there`);
+} else if (cmd === 'ready') {
+  const started = Number(arg);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = await fetch(`${base}/_sandbox/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > deadline) fail(`${base}/_sandbox/health did not answer 200 within 60 s (last: ${status || 'no answer'})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  console.log(Date.now() - started);
 } else fail(`unknown probe ${cmd}`);

@@ -3,6 +3,7 @@
 // scenario's inbox. Every HTTP step answers its exchange, which the runner checks against `expect`.
 import { SandboxApiError, seg } from '../client/transport.js';
 import { generateCpf } from '../domain/documents.js';
+import { deliveryReport } from './delivery-report.js';
 import { match, type Mismatch } from './matcher.js';
 import type { Inbox, ReceivedWebhook } from './receiver.js';
 import { reportable, type HttpExchange } from './result.js';
@@ -175,12 +176,13 @@ export async function expectWebhook(spec: WebhookSpec, st: ScenarioState, defaul
     hit.consumed = true;
     return hit;
   }
-  // explain the miss: closest event of the same type, bad signatures, what did arrive
+  // explain the miss: closest event of the same type, bad signatures, what did arrive, and what the sandbox's attempts got
   const sameType = inbox.accepted().filter((h) => !h.consumed && h.event?.type === spec.type);
   const badSig = inbox.hits.filter((h) => h.signatureValid === false);
   const seen = inbox.hits.map((h) => `${h.event?.type ?? '?'}→${h.answered}`).join(', ') || 'nothing';
   const parts = [`no ${spec.type} event${spec.data !== undefined ? ' with matching data' : ''} within ${ms / 1000} s (received: ${seen})`];
   if (badSig.length) parts.push(`${badSig.length} delivery(ies) had a bad signature: ${badSig[0]!.signatureProblem}`);
+  parts.push(...(await deliveryReport(st, spec.type)));
   const closest = sameType.at(-1);
   const mismatches = closest && spec.data !== undefined ? match(spec.data, closest.event?.data, '/data') : undefined;
   throw new StepError(parts.join('; '), undefined, mismatches);

@@ -10,6 +10,8 @@ import { packagePath } from '../../src/paths.js';
 const root = packagePath();
 const pages = [
   'README.md',
+  'CHANGELOG.md',
+  'SECURITY.md',
   ...readdirSync(packagePath('docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
