@@ -45,3 +45,23 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** What a webhook fault does to a delivery (docs/webhooks.md#delivery-faults). */
 export const WEBHOOK_FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'] as const;
 export type WebhookFaultAction = (typeof WEBHOOK_FAULT_ACTIONS)[number];
+
+/**
+ * What the change stream names (GET /_sandbox/changes, docs/control-api.md#the-change-stream): each
+ * topic is a list of the control API that a change may have made stale.
+ */
+export const CHANGE_TOPICS = [
+  'accounts',
+  'clock',
+  'transactions',
+  'balances',
+  'merchants',
+  'webhooks',
+  'deliveries',
+  'webhook-faults',
+  'pix-keys',
+  'rules',
+  'faults',
+  'requests',
+] as const;
+export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
