@@ -61,7 +61,7 @@ async function until<T>(
   }
 }
 
-// generous limits: `npm test` runs every file at once on 2 cores, and each step may wait for a 2 s refresh
+// generous limits: `npm test` runs every file at once on 2 cores
 describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, () => {
   let sb: TestSandbox;
   let browser: Browser;
@@ -117,7 +117,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
   it('shows a charge created through the API with its QR code, and Pay makes the lookup answer COMPLETED', async () => {
     const charge = await createCharge('Dashboard charge to pay', 123456);
     const tr = row('Dashboard charge to pay');
-    await tr.waitFor(); // the page finds it by itself (refresh every 2 s)
+    await tr.waitFor(); // the page hears of it by itself (the change stream)
     expect(plain(await tr.textContent())).toContain('R$ 1.234,56');
     expect(await tr.textContent()).toContain('WAITING_PAYMENT');
 
@@ -431,6 +431,11 @@ describe('dashboard with an admin token', { timeout: 60_000 }, () => {
     ]);
     try {
       const page = await browser.newPage({ viewport: VIEWPORT });
+      // the change stream carries the token as every call does, in a header, never in its URL (logs keep URLs)
+      const streams: { url: string; token: string | undefined }[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname === '/_sandbox/changes') streams.push({ url: r.url(), token: r.headers()['x-sandbox-admin-token'] });
+      });
       await page.goto(`${sb.url}/_sandbox/ui`);
       const banner = page.locator('#auth-banner');
       await banner.waitFor();
@@ -443,6 +448,9 @@ describe('dashboard with an admin token', { timeout: 60_000 }, () => {
       await banner.waitFor({ state: 'hidden' });
       await until('the accounts to load', async () => (await accountFilter.count()) === 2);
       expect(await accountFilter.nth(1).textContent()).toBe('Sandbox default account');
+      expect(streams.at(0)?.token).toBeUndefined(); // refused, then asked again once the token was given
+      expect(streams.at(-1)?.token).toBe('dash-admin-token');
+      expect(streams.filter((s) => s.url.includes('dash-admin-token'))).toEqual([]);
 
       await page.reload(); // kept in sessionStorage for this tab
       await until('the accounts to load after a reload', async () => (await accountFilter.count()) === 2);
