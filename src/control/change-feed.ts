@@ -9,7 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
-import type { ChangeTopic } from '../domain/vocabulary.js';
+import { TENANT_CHANGE_TOPICS, type ChangeTopic } from '../domain/vocabulary.js';
 import type { CollectionName, LedgerRef } from '../store/model.js';
 import type { Op } from '../store/ops.js';
 
@@ -28,15 +28,7 @@ const TOPIC_OF: Partial<Record<CollectionName, ChangeTopic>> = {
   faults: 'faults',
 };
 
-/** Topics of one tenant's records: a stream that names an account hears only that account's changes of them. */
-const TENANT_TOPICS: ReadonlySet<ChangeTopic> = new Set([
-  'transactions',
-  'balances',
-  'merchants',
-  'webhooks',
-  'deliveries',
-  'webhook-faults',
-]);
+const TENANT_TOPICS: ReadonlySet<ChangeTopic> = new Set(TENANT_CHANGE_TOPICS);
 
 /** A change of every tenant, or of one the op does not name (a removal carries no record). */
 const ANY = '*';

@@ -46,22 +46,12 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const WEBHOOK_FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'] as const;
 export type WebhookFaultAction = (typeof WEBHOOK_FAULT_ACTIONS)[number];
 
+/** The change stream's topics of one tenant's records: a stream that names an account hears that account's alone. */
+export const TENANT_CHANGE_TOPICS = ['transactions', 'balances', 'merchants', 'webhooks', 'deliveries', 'webhook-faults'] as const;
+
 /**
  * What the change stream names (GET /_sandbox/changes, docs/control-api.md#the-change-stream): each
  * topic is a list of the control API that a change may have made stale.
  */
-export const CHANGE_TOPICS = [
-  'accounts',
-  'clock',
-  'transactions',
-  'balances',
-  'merchants',
-  'webhooks',
-  'deliveries',
-  'webhook-faults',
-  'pix-keys',
-  'rules',
-  'faults',
-  'requests',
-] as const;
+export const CHANGE_TOPICS = ['accounts', 'clock', ...TENANT_CHANGE_TOPICS, 'pix-keys', 'rules', 'faults', 'requests'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];

@@ -9,21 +9,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/paths.js';
+import { launchBrowser, VIEWPORT } from '../helpers/browser.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SIZE = Number(process.env.PIX_DASHBOARD_TRANSACTIONS ?? 10_000);
 const IDLE_MS = Number(process.env.PIX_DASHBOARD_IDLE_SECONDS ?? 30) * 1000;
 const PUSH_MS = Number(process.env.PIX_DASHBOARD_PUSH_MS ?? 1000);
@@ -46,20 +37,16 @@ describe(`the dashboard with ${SIZE} transactions stored`, { timeout: 120_000 + 
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     if (!existsSync(packagePath('dist/src/store/snapshot.js')))
       throw new Error('dist/ is missing: npm run build (the store is seeded with it)');
     const seedDb = (await import(packagePath('bench/lib/seed-db.mjs'))) as SeedDb;
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'pix-dashboard-live-'));
     // spread over the last 0.9 days up to 10 min ago: nothing falls due (no expiry, no settlement) while the test runs
     await seedDb.writeSeededDb(dataDir, SIZE, { secretHash: await seedDb.defaultSecretHash(), days: 0.9, nowMs: Date.now() - 600_000 }, 1);
-    [sb, browser] = await Promise.all([
-      startTestSandbox({ file: true, dataDir, tick: true }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
-    ]);
+    [sb, browser] = await Promise.all([startTestSandbox({ file: true, dataDir, tick: true }), launchBrowser()]);
     expect(sb.running.ctx.store.transactions.size).toBe(SIZE);
     token = await sb.token();
-    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    page = await browser.newPage({ viewport: VIEWPORT });
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     const ended = (r: { url(): string }) => r.url().includes(STREAM) && streamsEnded.push(r.url());
     page.on('requestfinished', ended);

@@ -6,21 +6,11 @@ import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, VIEWPORT } from '../helpers/browser.js';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const VIEWPORT = { width: 1366, height: 768 };
 const CPF_PAYER = '52998224725';
 const CPF_RECEIVER = '11144477735';
 /** Intl's pt-BR currency puts a no-break space after "R$"; compare with plain spaces. */
@@ -71,12 +61,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    [sb, browser, hooks] = await Promise.all([
-      startTestSandbox({ tick: true }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
-      startHookReceiver(),
-    ]);
+    [sb, browser, hooks] = await Promise.all([startTestSandbox({ tick: true }), launchBrowser(), startHookReceiver()]);
     token = await sb.token();
     page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(15_000); // fail with the locator's name, well before the test's own timeout
@@ -424,11 +409,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
 
 describe('dashboard with an admin token', { timeout: 60_000 }, () => {
   it('asks for the token, then shows the data with it, for the rest of the browser tab', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    const [sb, browser] = await Promise.all([
-      startTestSandbox({ adminToken: 'dash-admin-token' }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
-    ]);
+    const [sb, browser] = await Promise.all([startTestSandbox({ adminToken: 'dash-admin-token' }), launchBrowser()]);
     try {
       const page = await browser.newPage({ viewport: VIEWPORT });
       // the change stream carries the token as every call does, in a header, never in its URL (logs keep URLs)

@@ -7,7 +7,7 @@ import * as vocabulary from '../../src/domain/vocabulary.js';
 import { packagePath } from '../../src/paths.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const LISTS = Object.entries(vocabulary).filter((e): e is [string, readonly string[]] => Array.isArray(e[1]));
+const LISTS = Object.entries(vocabulary as Record<string, unknown>).filter((e): e is [string, readonly string[]] => Array.isArray(e[1]));
 const uiFiles = readdirSync(packagePath('ui')).filter((f) => /\.(js|html)$/.test(f));
 const read = (file: string) => readFileSync(packagePath('ui', file), 'utf8');
 
@@ -49,5 +49,16 @@ describe('the dashboard’s lists', () => {
       }
     }
     expect(copies).toEqual([]);
+  });
+
+  it('docs/control-api.md names every topic of the change stream, and which are of one tenant', () => {
+    const page = readFileSync(packagePath('docs/control-api.md'), 'utf8');
+    const section = page.slice(page.indexOf('## The change stream'), page.indexOf('## The OpenAPI document'));
+    const table = [...section.matchAll(/^\s*\| ([^|]+) \| [^|]+ \|$/gm)].flatMap((m) =>
+      [...m[1]!.matchAll(/`([a-z-]+)`/g)].map((x) => x[1]!),
+    );
+    expect(table.sort()).toEqual([...vocabulary.CHANGE_TOPICS].sort());
+    const tenant = /one tenant's records\s+\(([^)]*)\)/.exec(section)?.[1] ?? '';
+    expect([...tenant.matchAll(/`([a-z-]+)`/g)].map((x) => x[1])).toEqual([...vocabulary.TENANT_CHANGE_TOPICS]);
   });
 });
