@@ -159,7 +159,6 @@ async function readDue() {
     reading = false;
   }
 }
-document.addEventListener('visibilitychange', () => void readDue());
 
 /** Everything the page shows now: when the stream (re)starts, and when the view changes. */
 const readAll = () => {
@@ -175,6 +174,7 @@ const paused = () => !live.checked;
 
 /** Listens to what the page shows now: a new stream when the topics or the account changed. */
 function listen() {
+  if (document.hidden) return; // shown again, it listens (visibilitychange)
   const v = view();
   const subscription = { topics: [...TOP, ...v.topics], accountId: v.scope?.() ?? null };
   const key = JSON.stringify(subscription);
@@ -183,6 +183,7 @@ function listen() {
   listening = key;
   if (paused()) {
     stream = null;
+    setConn('paused', 'warn');
     readAll(); // paused: what the page shows is read once, and again after each action
     return;
   }
@@ -207,6 +208,14 @@ function listen() {
 }
 
 document.addEventListener('scope-change', () => listen());
+// a hidden page lets go of its stream (a browser gives a host six connections over HTTP/1.1, shared by
+// its tabs); shown again, it listens anew and reads what it shows
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden) return listen();
+  stream?.close();
+  stream = null;
+  listening = '';
+});
 live.addEventListener('change', () => {
   listening = '';
   if (paused()) {

@@ -41,6 +41,12 @@ export const KEEP_ALIVE_MS = 30_000;
 /** a stream whose reader stopped reading is closed rather than buffered without end */
 const MAX_BUFFERED_BYTES = 1 << 20;
 
+export const STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Accel-Buffering': 'no', // a proxy in front must pass each event on at once
+};
+
 interface Stream {
   res: ServerResponse;
   topics: readonly ChangeTopic[];
@@ -113,15 +119,13 @@ export class ChangeFeed {
 
   /** Answers `res` as an event stream of the changes of `topics` (of `accountId` alone, for the tenant topics) until it closes. */
   subscribe(res: ServerResponse, topics: readonly ChangeTopic[], accountId: string | null): void {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Accel-Buffering': 'no', // a proxy in front must pass each event on at once
-    });
+    res.writeHead(200, STREAM_HEADERS);
     if (this.#closed) {
       res.end();
       return;
     }
+    // a reset while no stream was open is nothing the first new stream must be told
+    if (this.#streams.size === 0) this.#generation = this.#ctx.store.generation;
     const stream: Stream = { res, topics, accountId };
     this.#streams.add(stream);
     for (const t of topics) this.#watchers.set(t, (this.#watchers.get(t) ?? 0) + 1);

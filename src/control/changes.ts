@@ -7,7 +7,7 @@ import { notFound } from '../domain/errors.js';
 import { adminRoute } from '../http/operations.js';
 import { changesQuerySchema, type ChangesQuery } from '../schemas/changes.js';
 import { controlTag, header, NOT_FOUND } from '../schemas/operation.js';
-import { ChangeFeed, KEEP_ALIVE_MS } from './change-feed.js';
+import { ChangeFeed, KEEP_ALIVE_MS, STREAM_HEADERS } from './change-feed.js';
 
 export const changeOperations = [
   adminRoute<never, ChangesQuery>({
@@ -27,10 +27,12 @@ export const changeOperations = [
       },
       404: NOT_FOUND,
     },
-    handle({ ctx, res, query }) {
+    handle({ ctx, req, res, query }) {
       const accountId = query.accountId?.toLowerCase() ?? null;
       if (accountId !== null && !ctx.store.accounts.get(accountId)) throw notFound(`account ${accountId}`);
       const topics = query.topics ? [...new Set(query.topics.split(','))] : [...CHANGE_TOPICS];
+      // a HEAD has no body to wait for: an answer left open would hold its keep-alive connection
+      if (req.method === 'HEAD') return void res.writeHead(200, STREAM_HEADERS).end();
       (ctx.changeFeed ??= new ChangeFeed(ctx)).subscribe(res, topics as ChangeTopic[], accountId);
     },
   }),

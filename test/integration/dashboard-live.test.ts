@@ -115,4 +115,25 @@ describe(`the dashboard with ${SIZE} transactions stored`, { timeout: 120_000 + 
     expect(requests.filter((p) => p === STREAM)).toHaveLength(1); // still the first stream
     expect(pageErrors).toEqual([]);
   });
+
+  it('lets go of its stream while hidden, and listens and reads again when shown', async () => {
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'hidden', { value: h, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await setHidden(true);
+    const until = async (what: string, fn: () => boolean) => {
+      for (const end = Date.now() + 5000; !fn(); await new Promise((r) => setTimeout(r, 20)))
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    };
+    await until('the server to let go of the stream', () => sb.running.ctx.changeFeed?.size === 0);
+    const before = requests.length;
+    await setHidden(false);
+    await until('a new stream', () => sb.running.ctx.changeFeed?.size === 1);
+    await page.locator('#conn', { hasText: 'live' }).waitFor();
+    expect(requests.slice(before)).toContain(STREAM);
+    expect(requests.slice(before)).toContain('/_sandbox/transactions'); // the view read again
+    expect(pageErrors).toEqual([]);
+  });
 });

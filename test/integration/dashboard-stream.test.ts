@@ -154,6 +154,9 @@ describe('GET /_sandbox/changes', { timeout: 30_000 }, () => {
     const bad = await sb.request('GET', '/_sandbox/changes?topics=transactions,nope');
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toEqual([{ path: '/query/topics', message: expect.stringContaining('accounts, clock, transactions') }]);
+    // a HEAD has no body: it is answered at once, not held open
+    const head = await sb.request('HEAD', '/_sandbox/changes');
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
     const notUuid = await sb.request('GET', '/_sandbox/changes?accountId=nope');
     expect(notUuid.status).toBe(400);
     const unknown = await sb.request('GET', `/_sandbox/changes?accountId=${crypto.randomUUID()}`);
