@@ -34,8 +34,11 @@ const TENANT_TOPICS: ReadonlySet<ChangeTopic> = new Set(TENANT_CHANGE_TOPICS);
 const ANY = '*';
 /** transaction ids named by one event; beyond it the event says "any" (null) */
 const MAX_IDS = 50;
-/** the shortest time between two batches: a busy sandbox sends at most 10 events a second per stream */
-const MIN_GAP_MS = 100;
+/**
+ * the shortest time between two batches: a busy sandbox sends a stream at most four events a second, so
+ * that a dashboard reading on each (a journal of 500 entries, say) costs a bounded share of the server
+ */
+const MIN_GAP_MS = 250;
 /** one comment line to every stream this often, so that proxies and browsers keep an idle stream open */
 export const KEEP_ALIVE_MS = 30_000;
 /** a stream whose reader stopped reading is closed rather than buffered without end */

@@ -20,7 +20,7 @@ export const changeOperations = [
       200: {
         description:
           'text/event-stream: first `event: ready` (the topics and account heard), then one `event: change` per batch of ' +
-          'durable changes, `data: {"topics": [...], "transactionIds": [...] | null, "reset": boolean}` (at most ten a second), ' +
+          'durable changes, `data: {"topics": [...], "transactionIds": [...] | null, "reset": boolean}` (at most four a second), ' +
           `and a comment line every ${KEEP_ALIVE_MS / 1000} s. Never ends on its own.`,
         mediaTypes: ['text/event-stream'],
         headers: { 'Cache-Control': header('Events are never cached', { const: 'no-store' }) },

@@ -89,7 +89,7 @@ export const uiOperations = [
     path: `${UI_PATH}/{file}`,
     tag: controlTag('dashboard'),
     auth: 'none',
-    summary: "The dashboard's scripts and styles",
+    summary: "The dashboard's scripts and styles (vocabulary.js is made from the server's lists)",
     params: { file: { type: 'string', pattern: ASSET_NAME.source } },
     responses: {
       200: { description: 'JavaScript, CSS or SVG', mediaTypes: ['text/javascript', 'text/css', 'image/svg+xml'], headers: dashboardFile },
