@@ -8,6 +8,7 @@ import { seededSource, type RandomSource } from './domain/random.js';
 import type { TokenKeys } from './http/token-keys.js';
 import { Journal } from './http/journal-ring.js';
 import type { Store } from './store/store.js';
+import type { ChangeFeed } from './control/change-feed.js';
 
 /** Background work that other modules plug in (due-work runner, webhook dispatcher). */
 export interface Worker {
@@ -67,6 +68,8 @@ export interface AppContext {
   journal: Journal;
   /** the webhook dispatcher, once started: a redelivery of an existing delivery wakes it */
   dispatcher: { wake(): void; runFor(accountIds: readonly string[], durable?: boolean): Promise<void> } | null;
+  /** the change stream's fan-out (GET /_sandbox/changes), made when the first stream opens */
+  changeFeed: ChangeFeed | null;
   /** the reset in progress: the next one waits for it (one at a time) */
   resetting: Promise<unknown>;
   /** the token-signing key and the tokens verified with it (http/token-keys.ts) */
@@ -116,6 +119,7 @@ export function createContext(parts: {
     newId: () => random.uuid(),
     journal: new Journal(Math.max(0, Math.floor(parts.config.journalSize))),
     dispatcher: null,
+    changeFeed: null,
     resetting: Promise.resolve(),
     tokenKeys: null,
     openApi: null,

@@ -25,6 +25,7 @@ import { webhookFaultOperations } from './control/webhook-faults.js';
 import { requestOperations } from './control/requests.js';
 import { faultOperations } from './control/faults.js';
 import { uiOperations } from './control/ui.js';
+import { changeOperations } from './control/changes.js';
 import type { RouteOperation } from './http/operations.js';
 
 /** In the order /openapi.json lists them. */
@@ -53,5 +54,6 @@ export const OPERATIONS: readonly RouteOperation[] = [
   ...requestOperations,
   ...faultOperations,
   ...uiOperations,
+  ...changeOperations,
   ...openApiOperations,
 ];

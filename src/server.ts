@@ -134,6 +134,7 @@ export async function boot(config: Config): Promise<Running> {
     (stopping ??= (async () => {
       ctx.readiness.stopping = true;
       ctx.readiness.listening = false;
+      ctx.changeFeed?.close(); // open change streams would hold their connections until the force timer
       const closing = listeners.map((l) => new Promise<void>((r) => l.server.close(() => r())));
       // keep-alive connections go idle as their last response is sent: close them as they do,
       // so that a drained server exits at once instead of waiting for the force timer

@@ -1,20 +1,23 @@
 // The accounts panel: accounts with balance and settings (edit, credit, create), and the
 // merchants of one account with their wallets and balances (status, wallet credit).
-import { api, asList, query } from './api.js';
-import { fill, h, reconcile, show } from './dom.js';
+import { api, query } from './api.js';
+import { byId, fill, h, listView } from './dom.js';
 import { badge, documentText, money, parseReais, seconds, shortId } from './format.js';
 import { copyButton, openForm } from './kit.js';
 import { fillAccountPickers, state } from './shared.js';
+import { MERCHANT_STATUSES } from './vocabulary.js';
 
-const accountRows = document.getElementById('account-rows');
-const merchantRows = document.getElementById('merchant-rows');
-const merchantEmpty = document.getElementById('merchant-empty');
-const merchantAccount = document.getElementById('merchant-account');
-const created = document.getElementById('account-created');
+/** @typedef {import('./server-types.js').Account} Account */
+/** @typedef {import('./server-types.js').Merchant} Merchant */
+/** @typedef {import('./kit.js').Field} Field */
 
-const clientIdOf = (a) => a.client_id ?? a.clientId ?? '—';
+const merchantAccount = /** @type {HTMLSelectElement} */ (byId('merchant-account'));
+const created = byId('account-created');
+
+/** @param {string} v */
 const optionalInt = (v) => (v === '' ? null : Number(v));
 
+/** @param {string} text */
 function centsFrom(text) {
   const cents = parseReais(text);
   if (cents === null || Number.isNaN(cents) || cents === 0)
@@ -22,6 +25,7 @@ function centsFrom(text) {
   return cents;
 }
 
+/** @type {Field} */
 const amountField = {
   name: 'amount',
   label: 'Amount (R$)',
@@ -31,17 +35,25 @@ const amountField = {
   hint: 'Negative to take money out; a balance never goes below zero.',
 };
 
+/**
+ * @param {string} what
+ * @param {string} path
+ */
 function credit(what, path) {
   return openForm({
     title: `Credit ${what}`,
     fields: [amountField, { name: 'description', label: 'Description', placeholder: 'test top-up' }],
     submit: 'Move money',
-    done: (r) => `Balance of ${what} is now ${money(r?.balance)}`,
+    done: (/** @type {{ balance: number }} */ r) => `Balance of ${what} is now ${money(r.balance)}`,
     onSubmit: (v) => api('POST', path, { amount: centsFrom(v.amount), ...(v.description ? { description: v.description } : {}) }),
   });
 }
 
-const settingsFields = (a = {}) => [
+/**
+ * @param {Partial<Account>} a
+ * @returns {Field[]}
+ */
+const settingsFields = (a) => [
   { name: 'splitEnabled', label: 'Split feature enabled', type: 'checkbox', value: a.splitEnabled ?? false },
   {
     name: 'autoPayAfterSeconds',
@@ -62,12 +74,14 @@ const settingsFields = (a = {}) => [
     hint: '0: on the next tick.',
   },
 ];
+/** @param {Record<string, any>} v */
 const settingsBody = (v) => ({
   splitEnabled: v.splitEnabled,
   autoPayAfterSeconds: optionalInt(v.autoPayAfterSeconds),
   settleAfterSeconds: Number(v.settleAfterSeconds || 0),
 });
 
+/** @param {Account} a */
 function editSettings(a) {
   return openForm({
     title: `Settings of ${a.name}`,
@@ -78,8 +92,9 @@ function editSettings(a) {
   });
 }
 
+/** @param {Account} acc */
 function showCredentials(acc) {
-  const secret = acc.client_secret ?? acc.clientSecret;
+  const secret = acc.client_secret;
   fill(
     created,
     h('p', {}, h('strong', { text: `Account “${acc.name}” created.` }), ' Its secret is shown this once:'),
@@ -87,9 +102,9 @@ function showCredentials(acc) {
       'p',
       {},
       'client_id ',
-      h('code', { text: clientIdOf(acc) }),
+      h('code', { text: acc.client_id }),
       ' ',
-      copyButton(clientIdOf(acc), 'the client_id'),
+      copyButton(acc.client_id, 'the client_id'),
       ' client_secret ',
       h('code', { text: secret ?? '—' }),
       ' ',
@@ -101,14 +116,14 @@ function showCredentials(acc) {
       text: 'Dismiss',
       onclick: () => {
         created.hidden = true;
-        document.getElementById('account-new').focus(); // the button is gone: focus must not fall to <body>
+        byId('account-new').focus(); // the button is gone: focus must not fall to <body>
       },
     }),
   );
   created.hidden = false;
 }
 
-document.getElementById('account-new').addEventListener('click', () =>
+byId('account-new').addEventListener('click', () =>
   openForm({
     title: 'New account',
     intro: 'An isolated tenant with its own credentials (generated when left empty).',
@@ -120,14 +135,16 @@ document.getElementById('account-new').addEventListener('click', () =>
       ...settingsFields({ splitEnabled: true }),
     ],
     submit: 'Create account',
-    done: (acc) => `Account ${acc?.name ?? ''} created`,
+    done: (acc) => `Account ${acc.name} created`,
     onSubmit: async (v) => {
+      /** @type {Record<string, unknown>} */
       const body = { name: v.name, ...settingsBody(v) };
       if (v.client_id) body.client_id = v.client_id;
       if (v.client_secret) body.client_secret = v.client_secret;
       const balance = parseReais(v.balance);
       if (Number.isNaN(balance)) throw new Error('the opening balance must be an amount in reais, such as 1.000,00');
       if (balance) body.balance = balance;
+      /** @type {Account} */
       const acc = await api('POST', '/_sandbox/accounts', body);
       showCredentials(acc);
       return acc;
@@ -135,14 +152,15 @@ document.getElementById('account-new').addEventListener('click', () =>
   }),
 );
 
+/** @param {Account} a */
 function accountRow(a) {
-  const b = (text, fk, onclick) =>
+  const b = (/** @type {string} */ text, /** @type {string} */ fk, /** @type {() => void} */ onclick) =>
     h('button', { type: 'button', class: 'small', dataset: { fk }, 'aria-label': `${text} ${a.name}`, text, onclick });
   return h(
     'tr',
     {},
     h('th', { scope: 'row' }, a.name, h('div', { class: 'mono small muted', text: a.id })),
-    h('td', { class: 'mono small', text: clientIdOf(a) }),
+    h('td', { class: 'mono small', text: a.client_id }),
     h('td', { class: 'num strong', text: money(a.balance) }),
     h('td', { text: a.splitEnabled ? 'on' : 'off' }),
     h('td', { text: seconds(a.autoPayAfterSeconds) }),
@@ -156,32 +174,25 @@ function accountRow(a) {
   );
 }
 
-function walletsOf(m) {
-  if (Array.isArray(m.wallets) && m.wallets.length)
-    return m.wallets.map((w) => ({ id: w.walletId ?? w.id ?? w.wallet_id, name: w.name ?? 'wallet', balance: w.balance }));
-  const id = m.walletId ?? m.wallet_id;
-  return id ? [{ id, name: 'main wallet', balance: m.balance }] : [];
-}
-
+/** @param {Merchant} m */
 function setStatus(m) {
   return openForm({
     title: `Status of ${m.name}`,
     intro: 'An inactive or suspended merchant cannot get tokens, and splits to its wallet are refused.',
-    fields: [
-      { name: 'status', label: 'Status', type: 'select', value: m.status, options: ['ACTIVE', 'INACTIVE', 'SUSPENDED'].map((s) => [s, s]) },
-    ],
+    fields: [{ name: 'status', label: 'Status', type: 'select', value: m.status, options: MERCHANT_STATUSES.map((s) => [s, s]) }],
     submit: 'Set status',
-    done: (r) => `${m.name} is now ${r?.status ?? 'updated'}`,
-    onSubmit: (v) => api('PATCH', `/_sandbox/merchants/${m.id ?? m.merchantId}`, { status: v.status }),
+    done: (/** @type {Merchant} */ r) => `${m.name} is now ${r.status}`,
+    onSubmit: (v) => api('PATCH', `/_sandbox/merchants/${m.id}`, { status: v.status }),
   });
 }
 
+/** @param {Merchant} m */
 function merchantRow(m) {
-  const wallets = walletsOf(m);
+  const wallets = m.wallets;
   return h(
     'tr',
     {},
-    h('th', { scope: 'row' }, m.name, h('div', { class: 'mono small muted', text: m.id ?? m.merchantId })),
+    h('th', { scope: 'row' }, m.name, h('div', { class: 'mono small muted', text: m.id })),
     h('td', { text: documentText(m.document) }),
     h('td', {}, badge(m.status)),
     h(
@@ -196,9 +207,9 @@ function merchantRow(m) {
             {},
             h('strong', { text: money(w.balance) }),
             ` ${w.name} `,
-            h('span', { class: 'mono small muted', text: shortId(w.id) }),
+            h('span', { class: 'mono small muted', text: shortId(w.walletId) }),
             ' ',
-            copyButton(w.id, `wallet id of ${m.name}`, `copy-${w.id}`),
+            copyButton(w.walletId, `wallet id of ${m.name}`, `copy-${w.walletId}`),
           ),
         ),
       ),
@@ -218,30 +229,46 @@ function merchantRow(m) {
         h('button', {
           type: 'button',
           class: 'small',
-          dataset: { fk: `credit-${w.id}` },
+          dataset: { fk: `credit-${w.walletId}` },
           'aria-label': `Credit wallet of ${m.name}`,
           text: 'Credit wallet',
-          onclick: () => credit(`${m.name}'s wallet`, `/_sandbox/wallets/${w.id}/credit`),
+          onclick: () => credit(`${m.name}'s wallet`, `/_sandbox/wallets/${w.walletId}/credit`),
         }),
       ),
     ),
   );
 }
 
-/** Accounts are read on every refresh (names and pickers everywhere need them). */
+const accounts = listView(byId('account-rows'), null, { key: (/** @type {Account} */ a) => a.id, render: accountRow });
+const merchants = listView(byId('merchant-rows'), byId('merchant-empty'), {
+  key: (/** @type {Merchant} */ m) => m.id,
+  render: merchantRow,
+});
+
+/** The accounts, read whenever one changes: names and pickers everywhere show them, and the table here. */
 export async function refreshAccounts() {
-  state.accounts = asList(await api('GET', '/_sandbox/accounts'));
+  state.accounts = await api('GET', '/_sandbox/accounts');
   fillAccountPickers();
+  accounts.render(state.accounts);
 }
 
-export async function refresh() {
-  reconcile(accountRows, state.accounts, { key: (a) => a.id, render: accountRow });
+async function refreshMerchants() {
   const accountId = merchantAccount.value;
   if (!accountId) return;
-  const merchants = asList(await api('GET', `/_sandbox/merchants${query({ accountId })}`));
-  if (accountId !== merchantAccount.value) return;
-  reconcile(merchantRows, merchants, { key: (m) => m.id ?? m.merchantId, render: merchantRow });
-  show(merchantEmpty, merchants.length === 0);
+  /** @type {Merchant[]} */
+  const list = await api('GET', `/_sandbox/merchants${query({ accountId })}`);
+  if (accountId === merchantAccount.value) merchants.render(list);
 }
 
-merchantAccount.addEventListener('change', () => refresh().catch(() => {}));
+merchantAccount.addEventListener('change', () => void refreshMerchants().catch(() => {}));
+
+/** @type {import('./app.js').View} */
+export const accountsView = {
+  topics: ['balances', 'merchants'],
+  // the accounts themselves are read by the page for every view (app.js)
+  load: () => [refreshMerchants],
+  stale: ({ topics }) => [
+    ...(topics.includes('balances') ? [refreshAccounts] : []),
+    ...(topics.includes('balances') || topics.includes('merchants') ? [refreshMerchants] : []),
+  ],
+};

@@ -1,12 +1,16 @@
 // Shared pieces of interaction: the announcement region, running an action, copy buttons and
 // the one form dialog (a native modal <dialog>: focus goes in, stays in, and comes back).
 import { ApiError } from './api.js';
-import { h, fill } from './dom.js';
+import { byId, fill, h } from './dom.js';
 
-const region = document.getElementById('announce');
+const region = byId('announce');
 let hideTimer = 0;
 
-/** Says what happened, visibly and to screen readers (an aria-live region). */
+/**
+ * Says what happened, visibly and to screen readers (an aria-live region).
+ * @param {string} message
+ * @param {'ok' | 'bad'} [tone]
+ */
 export function announce(message, tone = 'ok') {
   clearTimeout(hideTimer);
   region.className = `toast tone-${tone} visible`;
@@ -15,18 +19,29 @@ export function announce(message, tone = 'ok') {
   setTimeout(() => {
     region.textContent = message;
   }, 30);
-  if (tone !== 'bad') hideTimer = setTimeout(() => region.classList.remove('visible'), 8000);
+  if (tone !== 'bad') hideTimer = window.setTimeout(() => region.classList.remove('visible'), 8000);
 }
 
-const describe = (e) => (e instanceof ApiError ? e.describe() : String(e?.message ?? e));
+/** @param {unknown} e */
+const describe = (e) => (e instanceof ApiError ? e.describe() : e instanceof Error ? e.message : String(e));
 
 let afterAction = () => {};
-/** What to do once an action changed something (the app refreshes at once). */
+/**
+ * What to do once an action changed something (the app reads again what the change stream will not tell).
+ * @param {() => void} fn
+ */
 export const setAfterAction = (fn) => {
   afterAction = fn;
 };
 
-/** Runs an API action from a button: busy state, announcement (text, or made from the answer), refresh. */
+/**
+ * Runs an API action from a button: busy state, announcement (text, or made from the answer), refresh.
+ * @template T
+ * @param {Element | null | undefined} button
+ * @param {string | ((result: T) => string)} label
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T | undefined>}
+ */
 export async function act(button, label, fn) {
   if (button) button.setAttribute('aria-busy', 'true');
   try {
@@ -42,6 +57,7 @@ export async function act(button, label, fn) {
   }
 }
 
+/** @param {string} text */
 async function copyText(text) {
   if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
   // plain http on another host is not a secure context: fall back to the selection
@@ -54,7 +70,12 @@ async function copyText(text) {
   if (!ok) throw new Error('the browser refused to copy');
 }
 
-/** A real button that copies `text` and says so. */
+/**
+ * A real button that copies `text` and says so.
+ * @param {string} text
+ * @param {string} what
+ * @param {string} [fk]
+ */
 export function copyButton(text, what, fk = `copy-${what}`) {
   return h('button', {
     type: 'button',
@@ -75,15 +96,35 @@ export function copyButton(text, what, fk = `copy-${what}`) {
 
 // ---- the form dialog --------------------------------------------------------------------
 
-const dialog = document.getElementById('form-dialog');
-const form = dialog.querySelector('form');
-const titleEl = dialog.querySelector('#form-dialog-title');
-const introEl = dialog.querySelector('[data-intro]');
-const fieldsEl = dialog.querySelector('.fields');
-const errorEl = dialog.querySelector('.form-error');
-const submitEl = dialog.querySelector('button[type=submit]');
+/**
+ * @typedef {object} Field
+ * @property {string} name
+ * @property {string} label
+ * @property {'text' | 'number' | 'checkbox' | 'select'} [type]
+ * @property {unknown} [value]
+ * @property {boolean} [required]
+ * @property {string} [hint]
+ * @property {string} [pattern]
+ * @property {string} [title]
+ * @property {string} [placeholder]
+ * @property {string} [inputmode]
+ * @property {string} [min]
+ * @property {string} [max]
+ * @property {string} [step]
+ * @property {readonly (readonly [string, string])[]} [options] a select's [value, label] pairs
+ */
+
+const dialog = /** @type {HTMLDialogElement} */ (byId('form-dialog'));
+const form = /** @type {HTMLFormElement} */ (dialog.querySelector('form'));
+const titleEl = byId('form-dialog-title');
+const introEl = byId('form-dialog-intro');
+const fieldsEl = /** @type {HTMLElement} */ (dialog.querySelector('.fields'));
+const errorEl = /** @type {HTMLElement} */ (dialog.querySelector('.form-error'));
+const submitEl = /** @type {HTMLButtonElement} */ (dialog.querySelector('button[type=submit]'));
+/** @type {{ finish(result: unknown): void, busy: boolean, submit(): Promise<void> } | null} */
 let current = null;
 
+/** @param {Field} f */
 function field(f) {
   const id = `f-${f.name}`;
   const common = { id, name: f.name, required: f.required, 'aria-describedby': f.hint ? `${id}-hint` : undefined };
@@ -92,9 +133,9 @@ function field(f) {
     control = h(
       'select',
       common,
-      f.options.map(([value, label]) => h('option', { value, text: label })),
+      (f.options ?? []).map(([value, label]) => h('option', { value, text: label })),
     );
-    control.value = f.value ?? f.options[0]?.[0] ?? '';
+    control.value = String(f.value ?? f.options?.[0]?.[0] ?? '');
   } else if (f.type === 'checkbox') {
     control = h('input', { ...common, type: 'checkbox', checked: !!f.value });
     return h(
@@ -128,9 +169,11 @@ function field(f) {
   );
 }
 
+/** @returns {Record<string, any>} */
 function values() {
+  /** @type {Record<string, any>} */
   const out = {};
-  for (const el of form.elements) {
+  for (const el of /** @type {HTMLCollectionOf<HTMLInputElement>} */ (form.elements)) {
     if (!el.name) continue;
     out[el.name] = el.type === 'checkbox' ? el.checked : el.value.trim();
   }
@@ -142,20 +185,32 @@ function values() {
  * or, when the action removed that button (a failed transfer has no Fail button), its row's first.
  */
 function returnPoint() {
-  const opener = document.activeElement;
-  const key = opener?.closest('[data-key]')?.dataset.key;
+  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
+  const key = /** @type {HTMLElement | null | undefined} */ (opener?.closest('[data-key]'))?.dataset.key;
   const fk = opener?.dataset?.fk;
   return () => {
     if (opener?.isConnected && !opener.closest('[hidden]')) return opener.focus();
     const row = key ? document.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
     const twin = row && fk ? row.querySelector(`[data-fk="${CSS.escape(fk)}"]`) : null;
-    (twin ?? row?.querySelector('button') ?? document.getElementById('main')).focus();
+    /** @type {HTMLElement} */ (twin ?? row?.querySelector('button') ?? byId('main')).focus();
   };
 }
 
 /**
  * Opens the dialog with `fields`; `onSubmit(values)` runs the action. An API error is shown in
  * the dialog, which stays open for a fix; success closes it, announces `done` and resolves.
+ */
+/**
+ * @template T
+ * @param {object} form
+ * @param {string} form.title
+ * @param {string} [form.intro]
+ * @param {Field[]} form.fields
+ * @param {string} [form.submit]
+ * @param {boolean} [form.danger]
+ * @param {(values: Record<string, any>) => Promise<T>} form.onSubmit
+ * @param {string | ((result: T) => string)} [form.done]
+ * @returns {Promise<T | undefined>}
  */
 export function openForm({ title, intro, fields, submit = 'Save', danger = false, onSubmit, done }) {
   if (current) current.finish(undefined);
@@ -171,11 +226,11 @@ export function openForm({ title, intro, fields, submit = 'Save', danger = false
   submitEl.classList.toggle('danger', danger);
   return new Promise((resolve) => {
     current = {
-      finish(result) {
+      finish(/** @type {unknown} */ result) {
         current = null;
         if (dialog.open) dialog.close();
         back();
-        resolve(result);
+        resolve(/** @type {T | undefined} */ (result));
       },
       busy: false,
       async submit() {
@@ -199,8 +254,8 @@ export function openForm({ title, intro, fields, submit = 'Save', danger = false
     };
     dialog.showModal();
     // a question without fields starts on Cancel: Enter must not clear a collection by accident
-    const first = fieldsEl.querySelector('input, select') ?? dialog.querySelector('[data-close]');
-    first.focus();
+    const first = /** @type {HTMLElement | null} */ (fieldsEl.querySelector('input, select') ?? dialog.querySelector('[data-close]'));
+    first?.focus();
   });
 }
 
@@ -212,8 +267,11 @@ dialog.addEventListener('cancel', (e) => {
   e.preventDefault();
   current?.finish(undefined);
 });
-dialog.querySelector('[data-close]').addEventListener('click', () => current?.finish(undefined));
+dialog.querySelector('[data-close]')?.addEventListener('click', () => current?.finish(undefined));
 
-/** A yes/no question in the same dialog (for clearing a whole collection). */
+/**
+ * A yes/no question in the same dialog (for clearing a whole collection).
+ * @param {{ title: string, intro: string, submit: string, onSubmit: () => Promise<unknown>, done: string }} question
+ */
 export const confirmAction = ({ title, intro, submit, onSubmit, done }) =>
   openForm({ title, intro, fields: [], submit, danger: true, onSubmit, done });

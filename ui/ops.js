@@ -1,85 +1,19 @@
-// The clock of the selected tenant, or the sandbox-wide one (read, advance, freeze, unfreeze),
-// injected faults, the request journal, and the buttons that clear a whole collection.
-import { api, asList, query } from './api.js';
-import { fill, formValues, h, reconcile, show } from './dom.js';
+// Injected faults, the request journal, and the buttons that clear a whole collection.
+import { api } from './api.js';
+import { byId, formValues, h, listView } from './dom.js';
 import { dateTime, httpBadge } from './format.js';
 import { act, confirmAction } from './kit.js';
 
-// ---- clock ----------------------------------------------------------------------------------
-const clockNow = document.getElementById('clock-now');
-const clockOffset = document.getElementById('clock-offset');
-const clockForm = document.getElementById('clock-form');
-const clockAccount = document.getElementById('clock-account');
-const clockFrozen = document.getElementById('clock-frozen');
-const clockFreeze = document.getElementById('clock-freeze');
-/** the selected tenant: its clock; none ("All"): every tenant, and the sandbox-wide clock */
-const target = () => (clockAccount.value ? { accountId: clockAccount.value } : {});
-const whose = () =>
-  clockAccount.value ? `${clockAccount.selectedOptions[0]?.textContent ?? 'the tenant'}'s clock` : "Every tenant's clock";
-
-/** "real time", or how far the sandbox clock is from it: "+2 min" (short: the top bar is narrow). */
-function offsetText(c) {
-  const ms = typeof c.offsetMs === 'number' ? c.offsetMs : typeof c.offsetSeconds === 'number' ? c.offsetSeconds * 1000 : null;
-  if (ms === null) return [];
-  const s = Math.round(ms / 1000);
-  if (s === 0) return ['(real time)'];
-  const abs = Math.abs(s);
-  const text =
-    abs >= 86400
-      ? `${(abs / 86400).toFixed(1)} d`
-      : abs >= 3600
-        ? `${(abs / 3600).toFixed(1)} h`
-        : abs >= 60
-          ? `${Math.round(abs / 60)} min`
-          : `${abs} s`;
-  return [
-    `(${s > 0 ? '+' : '−'}${text}`,
-    h('span', { class: 'visually-hidden', text: s > 0 ? ' ahead of real time' : ' behind real time' }),
-    ')',
-  ];
-}
-
-export async function refreshClock() {
-  const c = await api('GET', `/_sandbox/clock${query(target())}`);
-  show(clockFrozen, c?.frozen === true);
-  clockFreeze.textContent = c?.frozen ? 'Unfreeze' : 'Freeze';
-  clockFreeze.hidden = !clockAccount.value; // "All": freezing every tenant at once is for the API
-  clockNow.textContent = `${dateTime(c?.now ?? c?.iso)} UTC`;
-  const offset = offsetText(c ?? {});
-  clockOffset.title = offset
-    .map((p) => (typeof p === 'string' ? p : p.textContent))
-    .join('')
-    .replace(/[()]/g, '');
-  fill(clockOffset, ...offset);
-}
-
-clockForm.addEventListener('submit', (e) => {
-  e.preventDefault();
-  const seconds = Number(clockForm.elements.seconds.value);
-  act(e.submitter, `${whose()} advanced by ${seconds} s; everything due has run at its own instant`, async () => {
-    await api('POST', '/_sandbox/clock/advance', { seconds, ...target() });
-    await refreshClock();
-  });
-});
-
-clockFreeze.addEventListener('click', () => {
-  const freeze = clockFreeze.textContent === 'Freeze';
-  act(clockFreeze, `${whose()} ${freeze ? 'frozen' : 'flows again'}`, async () => {
-    await api('POST', `/_sandbox/clock/${freeze ? 'freeze' : 'unfreeze'}`, target());
-    await refreshClock();
-  });
-});
-
-clockAccount.addEventListener('change', () => void refreshClock().catch(() => undefined));
+/** @typedef {import('./server-types.js').Fault} Fault */
+/** @typedef {import('./server-types.js').JournalEntry} JournalEntry */
 
 // ---- faults ---------------------------------------------------------------------------------
-const faultForm = document.getElementById('fault-form');
-const faultRows = document.getElementById('fault-rows');
-const faultEmpty = document.getElementById('fault-empty');
+const faultForm = /** @type {HTMLFormElement} */ (byId('fault-form'));
 
 faultForm.addEventListener('submit', async (e) => {
   e.preventDefault();
   const v = formValues(faultForm);
+  /** @type {Record<string, unknown>} */
   const body = { path: v.path };
   if (v.method) body.method = v.method;
   if (v.code) body.code = v.code;
@@ -89,6 +23,7 @@ faultForm.addEventListener('submit', async (e) => {
   if (r) faultForm.reset();
 });
 
+/** @param {Fault} f */
 function faultRow(f) {
   return h(
     'tr',
@@ -97,9 +32,9 @@ function faultRow(f) {
     h('th', { scope: 'row', class: 'mono wrap', text: f.path }),
     h('td', {}, f.status ? httpBadge(f.status) : null, f.code ? h('span', { class: 'mono small', text: ` ${f.code}` }) : null),
     h('td', { text: f.latencyMs ? `${f.latencyMs} ms` : '—' }),
-    h('td', { text: f.remaining === null || f.remaining === undefined ? 'unlimited' : String(f.remaining) }),
-    h('td', { text: f.probability === undefined ? '1' : String(f.probability) }),
-    h('td', { text: String(f.hits ?? 0) }),
+    h('td', { text: f.remaining === null ? 'unlimited' : String(f.remaining) }),
+    h('td', { text: String(f.probability) }),
+    h('td', { text: String(f.hits) }),
     h(
       'td',
       { class: 'actions' },
@@ -109,34 +44,33 @@ function faultRow(f) {
         dataset: { fk: 'delete' },
         'aria-label': `Delete fault on ${f.path}`,
         text: 'Delete',
-        onclick: (e) => act(e.currentTarget, `Fault on ${f.path} removed`, () => api('DELETE', `/_sandbox/faults/${f.id}`)),
+        onclick: (/** @type {MouseEvent} */ e) =>
+          act(/** @type {Element} */ (e.currentTarget), `Fault on ${f.path} removed`, () => api('DELETE', `/_sandbox/faults/${f.id}`)),
       }),
     ),
   );
 }
 
-export async function refreshFaults() {
-  const faults = asList(await api('GET', '/_sandbox/faults'));
-  reconcile(faultRows, faults, { key: (f) => f.id, render: faultRow });
-  show(faultEmpty, faults.length === 0);
-}
+const faults = listView(byId('fault-rows'), byId('fault-empty'), { key: (/** @type {Fault} */ f) => f.id, render: faultRow });
+const refreshFaults = async () => faults.render(await api('GET', '/_sandbox/faults'));
+
+/** @type {import('./app.js').View} */
+export const faultsView = {
+  topics: ['faults'],
+  load: () => [refreshFaults],
+  stale: () => [refreshFaults],
+};
 
 // ---- request journal ------------------------------------------------------------------------
-const requestRows = document.getElementById('request-rows');
-const requestEmpty = document.getElementById('request-empty');
-
-const at = (r) => r.at ?? r.time ?? r.createdAt ?? r.startedAt;
-
+/** @param {JournalEntry} r */
 function requestRow(r) {
-  const status = r.status ?? r.statusCode ?? r.response?.status;
-  const duration = r.durationMs ?? r.duration;
   return h(
     'tr',
     {},
-    h('td', { class: 'mono small nowrap', text: dateTime(at(r)) }),
-    h('th', { scope: 'row', class: 'mono wrap' }, h('strong', { text: r.method ?? '?' }), ` ${r.path ?? r.url ?? ''}`),
-    h('td', {}, typeof status === 'number' ? httpBadge(status) : '—'),
-    h('td', { class: 'num', text: typeof duration === 'number' ? `${Math.round(duration)} ms` : '—' }),
+    h('td', { class: 'mono small nowrap', text: dateTime(r.at) }),
+    h('th', { scope: 'row', class: 'mono wrap' }, h('strong', { text: r.method }), ` ${r.path}`),
+    h('td', {}, httpBadge(r.status)),
+    h('td', { class: 'num', text: `${Math.round(r.durationMs)} ms` }),
     h(
       'td',
       {},
@@ -150,14 +84,23 @@ function requestRow(r) {
   );
 }
 
-export async function refreshRequests() {
-  const list = asList(await api('GET', '/_sandbox/requests'));
-  const sorted = [...list].sort((a, b) => String(at(b)).localeCompare(String(at(a)))).slice(0, 200);
-  reconcile(requestRows, sorted, { key: (r) => r.seq ?? r.id ?? `${at(r)} ${r.method} ${r.path}`, render: requestRow });
-  show(requestEmpty, list.length === 0);
-}
+const REQUEST_ROWS = 200;
+const requests = listView(byId('request-rows'), byId('request-empty'), {
+  key: (/** @type {JournalEntry} */ r) => String(r.seq),
+  render: requestRow,
+});
+// newest first, as the journal answers
+const refreshRequests = async () => requests.render(await api('GET', `/_sandbox/requests?limit=${REQUEST_ROWS}`));
+
+/** @type {import('./app.js').View} */
+export const requestsView = {
+  topics: ['requests'],
+  load: () => [refreshRequests],
+  stale: () => [refreshRequests],
+};
 
 // ---- clearing a collection ------------------------------------------------------------------
+/** @type {Record<string, [string, string]>} */
 const CLEAR = {
   'pix-keys': ['Clear the key directory', 'Every key of the directory is removed.'],
   rules: ['Clear all outcome rules', 'Every outcome rule is removed; new transactions follow the defaults.'],
@@ -165,9 +108,9 @@ const CLEAR = {
   requests: ['Clear the request journal', 'Every recorded request is forgotten.'],
 };
 
-for (const button of document.querySelectorAll('[data-clear]')) {
-  const what = button.dataset.clear;
-  const [title, intro] = CLEAR[what];
+for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-clear]'))) {
+  const what = button.dataset.clear ?? '';
+  const [title, intro] = CLEAR[what] ?? ['', ''];
   button.addEventListener('click', () =>
     confirmAction({ title, intro, submit: title, done: `${title}: done`, onSubmit: () => api('DELETE', `/_sandbox/${what}`) }),
   );

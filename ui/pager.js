@@ -4,19 +4,30 @@
 // number, so new records never push the rows of an older page around.
 import { h } from './dom.js';
 
+/**
+ * @param {HTMLElement} container
+ * @param {() => void} onChange
+ */
 export function pager(container, onChange) {
-  const cursors = [undefined]; // the `after` of each page visited; the last is the one shown
+  /** @type {(string | undefined)[]} the `after` of each page visited; the last is the one shown */
+  const cursors = [undefined];
+  /** @type {string | null} */
   let next = null;
   const newest = h('button', { type: 'button', class: 'small', text: 'Newest', onclick: () => go(() => cursors.splice(1)) });
   const newer = h('button', { type: 'button', class: 'small', text: '← Newer', onclick: () => go(() => cursors.pop()) });
-  const older = h('button', { type: 'button', class: 'small', text: 'Older →', onclick: () => go(() => cursors.push(next)) });
+  const older = h('button', {
+    type: 'button',
+    class: 'small',
+    text: 'Older →',
+    onclick: () => go(() => next !== null && cursors.push(next)),
+  });
   container.replaceChildren(newest, newer, older);
   const render = () => {
     newest.disabled = newer.disabled = cursors.length === 1;
     older.disabled = next === null;
     container.hidden = cursors.length === 1 && next === null;
   };
-  const go = (move) => {
+  const go = (/** @type {() => unknown} */ move) => {
     move();
     render();
     onChange();
@@ -31,7 +42,10 @@ export function pager(container, onChange) {
     get page() {
       return cursors.length;
     },
-    /** what the last answer said about the next page */
+    /**
+     * what the last answer said about the next page
+     * @param {string | null} cursor
+     */
     setNext(cursor) {
       next = cursor;
       render();

@@ -5,38 +5,42 @@ import { h } from './dom.js';
 import { badge, dateTime, httpBadge, shortId } from './format.js';
 import { act } from './kit.js';
 
+/** @typedef {import('./server-types.js').Account} Account */
+/** @typedef {import('./server-types.js').Delivery} Delivery */
+/** @typedef {import('./server-types.js').Endpoint} Endpoint */
+
 export const state = {
+  /** @type {Account[]} */
   accounts: [],
+  /** @type {Endpoint[]} */
   endpoints: [],
 };
 
-export const EVENT_TYPES = [
-  'cashin.created',
-  'cashin.paid',
-  'cashin.expired',
-  'cashin.cancelled',
-  'cashout.created',
-  'cashout.completed',
-  'cashout.failed',
-];
-
-/** What POST /_sandbox/webhooks/fire did, in words. */
+/**
+ * What POST /_sandbox/webhooks/fire did, in words.
+ * @param {{ event: { type: string }, deliveries: unknown[] }} r
+ */
 export function firedText(r) {
-  const n = Array.isArray(r?.deliveries) ? r.deliveries.length : 0;
-  const type = r?.event?.type ?? 'event';
+  const n = r.deliveries.length;
+  const type = r.event.type;
   return n === 0
     ? `Event ${type} fired, but no endpoint of the account wants it: nothing was sent`
     : `Event ${type} fired: ${n} deliver${n === 1 ? 'y' : 'ies'} queued`;
 }
 
+/** @param {string} id */
 export const accountName = (id) => state.accounts.find((a) => a.id === id)?.name ?? shortId(id);
 
+/** The names of the accounts, for the rows that show them (a renamed account rebuilds them). */
+export const accountNames = () => state.accounts.map((a) => a.name);
+
+/** @param {string} id */
 export const endpointUrl = (id) => state.endpoints.find((e) => e.id === id)?.url ?? `endpoint ${shortId(id)} (deleted)`;
 
 /** Fills every <select data-accounts> with the accounts, keeping what each had selected. */
 export function fillAccountPickers() {
-  for (const select of document.querySelectorAll('select[data-accounts]')) {
-    const want = [select.dataset.accounts === 'all' ? ['', 'All'] : null, ...state.accounts.map((a) => [a.id, a.name])].filter(Boolean);
+  for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll('select[data-accounts]'))) {
+    const want = [...(select.dataset.accounts === 'all' ? [['', 'All']] : []), ...state.accounts.map((a) => [a.id, a.name])];
     const have = [...select.options].map((o) => [o.value, o.textContent]);
     if (JSON.stringify(want) === JSON.stringify(have)) continue;
     const chosen = select.value;
@@ -45,9 +49,22 @@ export function fillAccountPickers() {
   }
 }
 
-/** The attempts of a delivery, in a disclosure whose open state survives refreshes. */
+/**
+ * Fills a <select> with the words of one of the sandbox's lists (vocabulary.js), after what it already holds.
+ * @param {HTMLSelectElement} select
+ * @param {readonly string[]} words
+ * @param {(word: any) => string} [label]
+ */
+export function fillOptions(select, words, label = (w) => w) {
+  select.append(...words.map((w) => h('option', { value: w, text: label(w) })));
+}
+
+/**
+ * The attempts of a delivery, in a disclosure whose open state survives updates.
+ * @param {Delivery} d
+ */
 export function attemptsDetails(d) {
-  const attempts = Array.isArray(d.attempts) ? d.attempts : [];
+  const attempts = d.attempts;
   const summary =
     attempts.length === 0
       ? d.status === 'DROPPED'
@@ -70,7 +87,7 @@ export function attemptsDetails(d) {
               h('span', { class: 'mono', text: dateTime(a.at) }),
               ' ',
               httpBadge(a.statusCode),
-              ` ${a.durationMs ?? '?'} ms`,
+              ` ${a.durationMs} ms`,
               a.error ? h('span', { class: 'error-text', text: ` ${a.error}` }) : null,
               a.fault ? h('span', { class: 'muted small', text: ` (fault: ${a.fault.action})` }) : null,
             ),
@@ -82,6 +99,7 @@ export function attemptsDetails(d) {
   );
 }
 
+/** @param {Delivery} d */
 export function redeliverButton(d) {
   return h('button', {
     type: 'button',
@@ -89,12 +107,17 @@ export function redeliverButton(d) {
     dataset: { fk: 'redeliver' },
     'aria-label': `Redeliver ${d.eventType} ${shortId(d.id)}`,
     text: 'Redeliver',
-    onclick: (e) =>
-      act(e.currentTarget, `Delivery of ${d.eventType} queued again`, () => api('POST', `/_sandbox/webhooks/deliveries/${d.id}/redeliver`)),
+    onclick: (/** @type {MouseEvent} */ e) =>
+      act(/** @type {Element} */ (e.currentTarget), `Delivery of ${d.eventType} queued again`, () =>
+        api('POST', `/_sandbox/webhooks/deliveries/${d.id}/redeliver`),
+      ),
   });
 }
 
-/** One delivery as a compact block (used in a transaction's details). */
+/**
+ * One delivery as a compact block (used in a transaction's details).
+ * @param {Delivery} d
+ */
 export function deliveryBlock(d) {
   return h(
     'li',

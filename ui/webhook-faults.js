@@ -1,17 +1,17 @@
-// Webhook delivery faults in the Webhooks tab (docs/dashboard.md): the list of faults
-// waiting to apply, each removable, and the form each delivery row carries to add one for the
-// next events like it (same endpoint, same event type).
-import { api, asList } from './api.js';
-import { h, reconcile, show } from './dom.js';
+// Webhook delivery faults in the Webhooks tab (docs/dashboard.md): the list of faults waiting to
+// apply, each removable, and the form each delivery row carries to add one for the next events
+// like it (same endpoint, same event type). The actions are the server's (vocabulary.js).
+import { api } from './api.js';
+import { byId, h, listView } from './dom.js';
 import { shortId } from './format.js';
 import { act } from './kit.js';
-import { accountName, endpointUrl } from './shared.js';
+import { accountName, accountNames, endpointUrl } from './shared.js';
+import { WEBHOOK_FAULT_ACTIONS } from './vocabulary.js';
 
-export const FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'];
+/** @typedef {import('./server-types.js').WebhookFault} WebhookFault */
+/** @typedef {import('./server-types.js').Delivery} Delivery */
 
-const rows = document.getElementById('webhook-fault-rows');
-const empty = document.getElementById('webhook-fault-empty');
-
+/** @param {WebhookFault} f */
 function scopeText(f) {
   const parts = [f.eventType ?? 'every event'];
   parts.push(f.endpointId ? `to ${endpointUrl(f.endpointId)}` : `to ${accountName(f.accountId)}'s endpoints`);
@@ -19,6 +19,7 @@ function scopeText(f) {
   return parts.join(' ');
 }
 
+/** @param {WebhookFault} f */
 function faultRow(f) {
   return h(
     'tr',
@@ -35,25 +36,35 @@ function faultRow(f) {
         dataset: { fk: 'remove-fault' },
         'aria-label': `Remove the ${f.action} fault`,
         text: 'Remove',
-        onclick: (e) => act(e.currentTarget, `The ${f.action} fault was removed`, () => api('DELETE', `/_sandbox/webhooks/faults/${f.id}`)),
+        onclick: (/** @type {MouseEvent} */ e) =>
+          act(/** @type {Element} */ (e.currentTarget), `The ${f.action} fault was removed`, () =>
+            api('DELETE', `/_sandbox/webhooks/faults/${f.id}`),
+          ),
       }),
     ),
   );
 }
 
+const faults = listView(byId('webhook-fault-rows'), byId('webhook-fault-empty'), {
+  key: (/** @type {WebhookFault} */ f) => f.id,
+  render: faultRow,
+  extra: accountNames,
+});
+
 export async function refreshWebhookFaults() {
-  const faults = asList(await api('GET', '/_sandbox/webhooks/faults'));
-  reconcile(rows, faults, { key: (f) => `${f.id}:${f.remaining}`, render: faultRow });
-  show(empty, faults.length === 0);
+  faults.render(await api('GET', '/_sandbox/webhooks/faults'));
 }
 
-/** A delivery row's "Add fault": for the next events of its type to its endpoint. */
+/**
+ * A delivery row's "Add fault": for the next events of its type to its endpoint.
+ * @param {Delivery} d
+ */
 export function faultForm(d) {
   const what = `the next ${d.eventType} to ${d.url ?? endpointUrl(d.endpointId)}`;
   const action = h(
     'select',
     { name: 'action', 'aria-label': `Fault for ${what}` },
-    FAULT_ACTIONS.map((a) => h('option', { value: a, text: a })),
+    WEBHOOK_FAULT_ACTIONS.map((a) => h('option', { value: a, text: a })),
   );
   const seconds = h('input', {
     name: 'seconds',
@@ -67,8 +78,9 @@ export function faultForm(d) {
     'form',
     {
       class: 'inline-fault',
-      onsubmit: (e) => {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
+        /** @type {Record<string, unknown>} */
         const body = { endpointId: d.endpointId, eventType: d.eventType, action: action.value };
         if (action.value === 'delay') body.seconds = Number(seconds.value);
         act(e.submitter, `A ${action.value} fault waits for ${what}`, () => api('POST', '/_sandbox/webhooks/faults', body));

@@ -1,33 +1,33 @@
 // The webhooks panel: endpoints (register, delete), the delivery log with every attempt,
 // redeliver and a delivery fault to add, the faults waiting, and firing an event for any transaction.
-import { api, apiPage, asList, query } from './api.js';
-import { formValues, h, reconcile, show } from './dom.js';
+import { api, apiPage, query } from './api.js';
+import { byId, formValues, h, listView } from './dom.js';
 import { badge, dateTime, shortId } from './format.js';
 import { act, copyButton } from './kit.js';
 import { pager } from './pager.js';
-import { accountName, attemptsDetails, endpointUrl, EVENT_TYPES, firedText, redeliverButton, state } from './shared.js';
+import { accountName, accountNames, attemptsDetails, endpointUrl, fillOptions, firedText, redeliverButton, state } from './shared.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from './vocabulary.js';
 import { faultForm, refreshWebhookFaults } from './webhook-faults.js';
 
-const endpointRows = document.getElementById('endpoint-rows');
-const endpointEmpty = document.getElementById('endpoint-empty');
-const deliveryRows = document.getElementById('delivery-rows');
-const deliveryEmpty = document.getElementById('delivery-empty');
-const deliveryStatus = document.getElementById('delivery-status');
-const form = document.getElementById('webhook-form');
-const fireForm = document.getElementById('fire-form');
-const DELIVERY_ROWS = 200;
-const deliveryPages = pager(document.getElementById('delivery-pager'), () => refresh().catch(() => {}));
+/** @typedef {import('./server-types.js').Delivery} Delivery */
+/** @typedef {import('./server-types.js').Endpoint} Endpoint */
 
-document
-  .getElementById('webhook-events')
-  .append(
-    ...EVENT_TYPES.map((type) => h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'events', value: type }), ` ${type}`)),
-  );
-fireForm.querySelector('select[name=type]').append(...EVENT_TYPES.map((type) => h('option', { value: type, text: type })));
+const deliveryStatus = /** @type {HTMLSelectElement} */ (byId('delivery-status'));
+const form = /** @type {HTMLFormElement} */ (byId('webhook-form'));
+const fireForm = /** @type {HTMLFormElement} */ (byId('fire-form'));
+const DELIVERY_ROWS = 200;
+const deliveryPages = pager(byId('delivery-pager'), () => void refreshDeliveries().catch(() => {}));
+
+byId('webhook-events').append(
+  ...EVENT_TYPES.map((type) => h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'events', value: type }), ` ${type}`)),
+);
+fillOptions(/** @type {HTMLSelectElement} */ (byId('fire-event-type')), EVENT_TYPES);
+fillOptions(deliveryStatus, DELIVERY_STATUSES);
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
   const v = formValues(form);
+  /** @type {Record<string, unknown>} */
   const body = { url: v.url };
   if (v.accountId) body.accountId = v.accountId;
   if (v.events.length) body.events = v.events;
@@ -43,6 +43,7 @@ fireForm.addEventListener('submit', (e) => {
   );
 });
 
+/** @param {Endpoint} ep */
 function endpointRow(ep) {
   return h(
     'tr',
@@ -54,17 +55,13 @@ function endpointRow(ep) {
       ep.source === 'config' ? h('span', { class: 'muted small', text: ' (from --webhook-url)' }) : null,
     ),
     h('td', { text: accountName(ep.accountId) }),
-    h('td', { class: 'small', text: Array.isArray(ep.events) && ep.events.length ? ep.events.join(', ') : 'every event' }),
+    h('td', { class: 'small', text: ep.events?.length ? ep.events.join(', ') : 'every event' }),
     h(
       'td',
       {},
-      ep.secret
-        ? [
-            h('span', { class: 'mono small', text: `${String(ep.secret).slice(0, 10)}…` }),
-            ' ',
-            copyButton(ep.secret, `the secret of ${ep.url}`, 'copy-secret'),
-          ]
-        : '—',
+      h('span', { class: 'mono small', text: `${ep.secret.slice(0, 10)}…` }),
+      ' ',
+      copyButton(ep.secret, `the secret of ${ep.url}`, 'copy-secret'),
     ),
     h(
       'td',
@@ -75,12 +72,14 @@ function endpointRow(ep) {
         dataset: { fk: 'delete' },
         'aria-label': `Delete endpoint ${ep.url}`,
         text: 'Delete',
-        onclick: (e) => act(e.currentTarget, `Endpoint ${ep.url} deleted`, () => api('DELETE', `/_sandbox/webhooks/${ep.id}`)),
+        onclick: (/** @type {MouseEvent} */ e) =>
+          act(/** @type {Element} */ (e.currentTarget), `Endpoint ${ep.url} deleted`, () => api('DELETE', `/_sandbox/webhooks/${ep.id}`)),
       }),
     ),
   );
 }
 
+/** @param {Delivery} d */
 function deliveryRow(d) {
   return h(
     'tr',
@@ -106,26 +105,50 @@ function deliveryRow(d) {
   );
 }
 
-/** Endpoints are also read for the transactions panel (delivery URLs). */
-export async function refreshEndpoints() {
-  state.endpoints = asList(await api('GET', '/_sandbox/webhooks'));
+const endpoints = listView(byId('endpoint-rows'), byId('endpoint-empty'), {
+  key: (/** @type {Endpoint} */ ep) => ep.id,
+  render: endpointRow,
+  extra: accountNames,
+});
+const deliveries = listView(byId('delivery-rows'), byId('delivery-empty'), {
+  key: (/** @type {Delivery} */ d) => d.id,
+  render: deliveryRow,
+});
+
+async function refreshEndpoints() {
+  state.endpoints = await api('GET', '/_sandbox/webhooks');
+  endpoints.render(state.endpoints);
 }
 
-export async function refresh() {
-  await Promise.all([refreshEndpoints(), refreshWebhookFaults()]);
-  reconcile(endpointRows, state.endpoints, { key: (ep) => ep.id, render: endpointRow });
-  show(endpointEmpty, state.endpoints.length === 0);
+async function refreshDeliveries() {
   const status = deliveryStatus.value;
   const after = deliveryPages.after;
   // newest first (by creation), a page at a time
+  /** @type {{ items: Delivery[], next: string | null }} */
   const { items, next } = await apiPage(`/_sandbox/webhooks/deliveries${query({ status, limit: DELIVERY_ROWS, after })}`);
   if (status !== deliveryStatus.value || after !== deliveryPages.after) return;
   deliveryPages.setNext(next);
-  reconcile(deliveryRows, items, { key: (d) => d.id, render: deliveryRow });
-  show(deliveryEmpty, items.length === 0);
+  deliveries.render(items);
 }
 
 deliveryStatus.addEventListener('change', () => {
   deliveryPages.reset();
-  refresh().catch(() => {});
+  refreshDeliveries().catch(() => {});
 });
+
+/** Endpoints first: the faults and deliveries name theirs by URL. */
+async function refreshAll() {
+  await refreshEndpoints();
+  await Promise.all([refreshDeliveries(), refreshWebhookFaults()]);
+}
+
+/** @type {import('./app.js').View} */
+export const webhooksView = {
+  topics: ['webhooks', 'deliveries', 'webhook-faults'],
+  load: () => [refreshAll],
+  stale: ({ topics }) => [
+    ...(topics.includes('webhooks') ? [refreshAll] : []),
+    ...(topics.includes('deliveries') ? [refreshDeliveries] : []),
+    ...(topics.includes('webhook-faults') ? [refreshWebhookFaults] : []),
+  ],
+};

@@ -2,9 +2,12 @@
 // folder (no build step), read on each request so that they are served the same whether the
 // code runs from src/ or dist/. The page and its assets hold no data and need no admin token
 // (a browser cannot send a header when it navigates); every data call the page makes does.
+// One asset is made, not read: vocabulary.js, the closed lists of src/domain/vocabulary.ts as a
+// browser module, so that the page's pickers and filters offer exactly the server's words.
 import { readFile } from 'node:fs/promises';
 import type { Response } from 'express';
 import { SandboxError } from '../domain/errors.js';
+import * as vocabulary from '../domain/vocabulary.js';
 import { route } from '../http/operations.js';
 import { packagePath } from '../paths.js';
 import { controlTag, header, NOT_FOUND, revalidate } from '../schemas/operation.js';
@@ -33,11 +36,21 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** src/domain/vocabulary.ts as an ES module: every export that is data (not a helper function), each frozen. */
+export function vocabularyModule(): string {
+  const lines = ['// Made by the sandbox from src/domain/vocabulary.ts (docs/dashboard.md#files): the lists the sandbox speaks.'];
+  for (const [name, value] of Object.entries(vocabulary))
+    if (typeof value !== 'function') lines.push(`export const ${name} = Object.freeze(${JSON.stringify(value)});`);
+  return `${lines.join('\n')}\n`;
+}
+const VOCABULARY_FILE = 'vocabulary.js';
+const VOCABULARY_JS = Buffer.from(vocabularyModule());
+
 async function sendFile(res: Response, name: string): Promise<void> {
   const ext = name.slice(name.lastIndexOf('.') + 1);
   let body: Buffer;
   try {
-    body = await readFile(packagePath('ui', name));
+    body = name === VOCABULARY_FILE ? VOCABULARY_JS : await readFile(packagePath('ui', name));
   } catch {
     throw new SandboxError('NOT_FOUND', `the dashboard has no file named ${name}`);
   }
@@ -76,7 +89,7 @@ export const uiOperations = [
     path: `${UI_PATH}/{file}`,
     tag: controlTag('dashboard'),
     auth: 'none',
-    summary: "The dashboard's scripts and styles",
+    summary: "The dashboard's scripts and styles (vocabulary.js is made from the server's lists)",
     params: { file: { type: 'string', pattern: ASSET_NAME.source } },
     responses: {
       200: { description: 'JavaScript, CSS or SVG', mediaTypes: ['text/javascript', 'text/css', 'image/svg+xml'], headers: dashboardFile },

@@ -82,3 +82,13 @@ export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 /** "A, B or C": a list of words as a sentence names them. */
 export const alternatives = (words: readonly string[]): string =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+
+/** The change stream's topics of one tenant's records: a stream that names an account hears that account's alone. */
+export const TENANT_CHANGE_TOPICS = ['transactions', 'balances', 'merchants', 'webhooks', 'deliveries', 'webhook-faults'] as const;
+
+/**
+ * What the change stream names (GET /_sandbox/changes, docs/control-api.md#the-change-stream): each
+ * topic is a list of the control API that a change may have made stale.
+ */
+export const CHANGE_TOPICS = ['accounts', 'clock', ...TENANT_CHANGE_TOPICS, 'pix-keys', 'rules', 'faults', 'requests'] as const;
+export type ChangeTopic = (typeof CHANGE_TOPICS)[number];

@@ -126,6 +126,7 @@ export class Journal {
   #ring: (RawEntry | undefined)[];
   #next = 0;
   #seq = 0;
+  #listeners: (() => void)[] = [];
   constructor(readonly capacity: number) {
     this.#ring = new Array<RawEntry | undefined>(capacity);
   }
@@ -136,6 +137,12 @@ export class Journal {
     raw.seq = ++this.#seq;
     this.#ring[this.#next] = raw;
     this.#next = (this.#next + 1) % this.capacity;
+    for (const l of this.#listeners) l();
+  }
+
+  /** Called after each entry added and each clear (the change feed tells the dashboard). */
+  onChange(listener: () => void): void {
+    this.#listeners.push(listener);
   }
 
   /** Newest first, redacted. */
@@ -151,6 +158,7 @@ export class Journal {
   clear(): void {
     this.#ring = new Array<RawEntry | undefined>(this.capacity);
     this.#next = 0;
+    for (const l of this.#listeners) l();
   }
 
   get size(): number {

@@ -48,7 +48,7 @@ export class Store implements Reads {
   #writing: Promise<void> | null = null;
   #compacting: Promise<void> | null = null;
   #failed: unknown = null;
-  #listeners: (() => void)[] = [];
+  #listeners: ((ops: readonly Op[]) => void)[] = [];
   #generation = 0;
   readonly #idle = new IdleRelease();
 
@@ -200,7 +200,7 @@ export class Store implements Reads {
       // serialized now, inside the change: a value the log cannot hold undoes this change only
       if (ops.length > 0) this.#pending.push(JSON.stringify(ops));
       if (ops.length > 0) {
-        for (const l of this.#listeners) l();
+        for (const l of this.#listeners) l(ops);
         this.#idle.changed();
       }
       return result;
@@ -228,8 +228,11 @@ export class Store implements Reads {
     await this.#compacting;
   }
 
-  /** Called after each applied change (the webhook dispatcher listens). */
-  onChange(listener: () => void): void {
+  /**
+   * Called after each applied change with its ops (the webhook dispatcher listens; the change feed
+   * reads which collections and tenants the ops touched). A listener must not keep or alter them.
+   */
+  onChange(listener: (ops: readonly Op[]) => void): void {
     this.#listeners.push(listener);
   }
 

@@ -6,21 +6,11 @@ import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, VIEWPORT } from '../helpers/browser.js';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const VIEWPORT = { width: 1366, height: 768 };
 const CPF_PAYER = '52998224725';
 const CPF_RECEIVER = '11144477735';
 /** Intl's pt-BR currency puts a no-break space after "R$"; compare with plain spaces. */
@@ -61,7 +51,7 @@ async function until<T>(
   }
 }
 
-// generous limits: `npm test` runs every file at once on 2 cores, and each step may wait for a 2 s refresh
+// generous limits: `npm test` runs every file at once on 2 cores
 describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, () => {
   let sb: TestSandbox;
   let browser: Browser;
@@ -71,12 +61,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    [sb, browser, hooks] = await Promise.all([
-      startTestSandbox({ tick: true }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
-      startHookReceiver(),
-    ]);
+    [sb, browser, hooks] = await Promise.all([startTestSandbox({ tick: true }), launchBrowser(), startHookReceiver()]);
     token = await sb.token();
     page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(15_000); // fail with the locator's name, well before the test's own timeout
@@ -117,7 +102,7 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
   it('shows a charge created through the API with its QR code, and Pay makes the lookup answer COMPLETED', async () => {
     const charge = await createCharge('Dashboard charge to pay', 123456);
     const tr = row('Dashboard charge to pay');
-    await tr.waitFor(); // the page finds it by itself (refresh every 2 s)
+    await tr.waitFor(); // the page hears of it by itself (the change stream)
     expect(plain(await tr.textContent())).toContain('R$ 1.234,56');
     expect(await tr.textContent()).toContain('WAITING_PAYMENT');
 
@@ -424,13 +409,14 @@ describe('dashboard (GET /_sandbox/ui) in a real browser', { timeout: 60_000 }, 
 
 describe('dashboard with an admin token', { timeout: 60_000 }, () => {
   it('asks for the token, then shows the data with it, for the rest of the browser tab', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    const [sb, browser] = await Promise.all([
-      startTestSandbox({ adminToken: 'dash-admin-token' }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
-    ]);
+    const [sb, browser] = await Promise.all([startTestSandbox({ adminToken: 'dash-admin-token' }), launchBrowser()]);
     try {
       const page = await browser.newPage({ viewport: VIEWPORT });
+      // the change stream carries the token as every call does, in a header, never in its URL (logs keep URLs)
+      const streams: { url: string; token: string | undefined }[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname === '/_sandbox/changes') streams.push({ url: r.url(), token: r.headers()['x-sandbox-admin-token'] });
+      });
       await page.goto(`${sb.url}/_sandbox/ui`);
       const banner = page.locator('#auth-banner');
       await banner.waitFor();
@@ -443,6 +429,9 @@ describe('dashboard with an admin token', { timeout: 60_000 }, () => {
       await banner.waitFor({ state: 'hidden' });
       await until('the accounts to load', async () => (await accountFilter.count()) === 2);
       expect(await accountFilter.nth(1).textContent()).toBe('Sandbox default account');
+      expect(streams.at(0)?.token).toBeUndefined(); // refused, then asked again once the token was given
+      expect(streams.at(-1)?.token).toBe('dash-admin-token');
+      expect(streams.filter((s) => s.url.includes('dash-admin-token'))).toEqual([]);
 
       await page.reload(); // kept in sessionStorage for this tab
       await until('the accounts to load after a reload', async () => (await accountFilter.count()) === 2);

@@ -76,6 +76,11 @@ async function send(req: HostileRequest): Promise<Outcome> {
   try {
     const body = typeof req.body === 'string' || req.body === undefined ? req.body : new Uint8Array(req.body);
     const res = await fetch(sb.url + req.path, { method: req.method, headers: req.headers, body, redirect: 'manual' });
+    // the change stream (GET /_sandbox/changes) never ends: its status is its answer
+    if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await res.body?.cancel();
+      return { req, status: res.status, body: '' };
+    }
     return { req, status: res.status, body: (await res.text()).slice(0, 500) };
   } catch (e) {
     // the client refused to send it, or the server closed the socket early (e.g. after a 413)

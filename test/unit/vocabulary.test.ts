@@ -10,6 +10,7 @@ import * as V from '../../src/domain/vocabulary.js';
 import { packagePath } from '../../src/paths.js';
 import { lookupDataSchema } from '../../src/schemas/public-responses.js';
 import { STEP_KINDS } from '../../src/schemas/scenario.js';
+import { COLLECTIONS } from '../../src/store/model.js';
 
 const doc = (name: string) => readFileSync(packagePath('docs', name), 'utf8');
 
@@ -143,6 +144,8 @@ describe('src/ writes each closed list out once, in src/domain/vocabulary.ts', (
   const OWN_LISTS: Record<string, readonly string[]> = {
     // the scenario's step kinds: some are named after the action they take
     [path.join('schemas', 'scenario.ts')]: STEP_KINDS,
+    // the store's collections: the change stream's topics are named after the lists, some of them collections
+    [path.join('store', 'model.ts')]: COLLECTIONS,
   };
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -1,0 +1,31 @@
+// The control API's answers the dashboard reads, typed by the server's own formatters (npm run
+// typecheck:ui): a field renamed or removed there is a type error here. The only file of ui/ that
+// names server code; no browser ever loads it.
+import type { ClockView } from '../src/services/clock.js';
+import type {
+  formatAccount,
+  formatFault,
+  formatMerchant,
+  formatPixKey,
+  formatRule,
+  formatTransactionDetail,
+} from '../src/format/control.js';
+import type { formatDelivery, formatEndpoint } from '../src/webhooks/format.js';
+import type { formatWebhookFault } from '../src/webhooks/fault-format.js';
+import type { Party, Transaction as StoredTransaction } from '../src/store/model.js';
+
+export type { ClockView, Party };
+export type { JournalEntry } from '../src/http/journal-entry.js';
+// formatTransaction is withoutSeq(t), whose Omit over the union would lose the variants:
+// the same shape is named below per variant.
+export type Account = ReturnType<typeof formatAccount>;
+export type Merchant = ReturnType<typeof formatMerchant>;
+/** formatTransaction's record (withoutSeq) kept per variant, so that `type` tells a charge from a transfer */
+export type Transaction = StoredTransaction extends infer T ? (T extends unknown ? Omit<T, 'seq'> : never) : never;
+export type TransactionDetail = Transaction & Pick<ReturnType<typeof formatTransactionDetail>, 'qrCode' | 'ledger' | 'events'>;
+export type Delivery = ReturnType<typeof formatDelivery>;
+export type Endpoint = ReturnType<typeof formatEndpoint>;
+export type WebhookFault = ReturnType<typeof formatWebhookFault>;
+export type PixKey = ReturnType<typeof formatPixKey>;
+export type Rule = ReturnType<typeof formatRule>;
+export type Fault = ReturnType<typeof formatFault>;
