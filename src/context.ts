@@ -5,7 +5,7 @@ import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
 import { clockFrom, tenantNowMs, type Clock } from './clock/clock.js';
 import { MAX_SEED, type Config } from './config.js';
 import { seededSource, type RandomSource } from './domain/random.js';
-import type { TokenKeys } from './http/token-keys.js';
+import type { TokenKeys } from './services/tokens.js';
 import { Journal } from './http/journal-ring.js';
 import type { Store } from './store/store.js';
 
@@ -69,7 +69,7 @@ export interface AppContext {
   dispatcher: { wake(): void; runFor(accountIds: readonly string[], durable?: boolean): Promise<void> } | null;
   /** the reset in progress: the next one waits for it (one at a time) */
   resetting: Promise<unknown>;
-  /** the token-signing key and the tokens verified with it (http/token-keys.ts) */
+  /** the token-signing key and the tokens verified with it (services/tokens.ts) */
   tokenKeys: TokenKeys | null;
   /** GET /openapi.json's document, built once for the URL it names (a pure function of the table, version and URL) */
   openApi: { url: string; doc: Record<string, unknown> } | null;
