@@ -22,7 +22,7 @@ import {
 import { merchantCreateChecks } from '../schemas/checks.js';
 import * as R from '../schemas/responses.js';
 import { balanceOf } from '../services/banking.js';
-import { createMerchant, listMerchants, merchantWithWallets, updateMerchant } from '../services/merchants.js';
+import { createMerchant, listMerchants, merchantOfAccount, merchantWithWallets, updateMerchant } from '../services/merchants.js';
 
 const M = 'Merchants';
 const MERCHANT_TOKEN = e('FORBIDDEN', 'a merchant token');
@@ -101,8 +101,10 @@ export const merchantOperations = [
       405: e('METHOD_NOT_ALLOWED', 'the merchantId "balance": that path is GET /v1/merchants/balance'),
     },
     async handle({ ctx, req, res, readBody }) {
-      // the body is read by the use case once the merchant is known (an unknown id is 404 first)
-      res.json(formatMerchantUpdated(await updateMerchant(ctx, actorOf(res).accountId, uuidParam(req, 'merchantId'), readBody)));
+      const id = uuidParam(req, 'merchantId');
+      const accountId = actorOf(res).accountId;
+      merchantOfAccount(ctx.store, accountId, id); // an unknown id is 404 before the body is judged
+      res.json(formatMerchantUpdated(await updateMerchant(ctx, accountId, id, readBody())));
     },
   }),
 ];

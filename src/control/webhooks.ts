@@ -24,7 +24,7 @@ import type { Delivery } from '../store/model.js';
 import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import type { Reads } from '../store/store.js';
 import { clearEndpoints, createEndpoint, fireEvent, redeliver, removeEndpoint } from '../services/webhook-endpoints.js';
-import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
+import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../format/webhooks.js';
 import { sendPage } from './paging.js';
 
 const BASE = '/_sandbox/webhooks';

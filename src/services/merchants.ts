@@ -94,18 +94,13 @@ export function merchantWithWallets(
   return { merchant, wallets };
 }
 
-/**
- * PATCH /v1/merchants/{merchantId}: name, email, phone. The body is read (and validated) only once the
- * merchant is known: an unknown id is 404 before the body is judged.
- */
-export async function updateMerchant(
+/** PATCH /v1/merchants/{merchantId}: name, email, phone (document, document_type and status never change here: the schema refuses them). */
+export function updateMerchant(
   ctx: AppContext,
   accountId: string,
   merchantId: string,
-  readPatch: () => MerchantPatchBody,
+  patch: MerchantPatchBody,
 ): Promise<Readonly<Merchant>> {
-  merchantOfAccount(ctx.store, accountId, merchantId);
-  const patch = readPatch();
   return ctx.store.commit((tx) => {
     const before = merchantOfAccount(tx, accountId, merchantId);
     const after: Merchant = { ...before, updatedAt: ctx.clockOf(before.accountId).nowIso() };

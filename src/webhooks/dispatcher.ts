@@ -201,3 +201,16 @@ export class Dispatcher implements Worker {
     else await store.commit(record);
   }
 }
+
+/**
+ * Webhooks in a booting sandbox: the --webhook-url endpoint made to agree with the configuration, and
+ * the dispatcher registered as a worker, which sends at once what an earlier run left pending.
+ * Returns the lines of the start-up banner.
+ */
+export async function startWebhooks(ctx: AppContext): Promise<string[]> {
+  const endpoint = await ctx.store.commit((tx) => ensureConfigEndpoint(tx, ctx));
+  const dispatcher = new Dispatcher(ctx);
+  ctx.workers.push(dispatcher);
+  dispatcher.start();
+  return endpoint ? [`webhook: ${endpoint.url} (endpoint ${endpoint.id}, secret ${endpoint.secret})`] : [];
+}
