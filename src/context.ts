@@ -20,7 +20,7 @@ export interface Worker {
  * What GET /_sandbox/health reports as readiness (ready when the three checks hold). boot() sets them as
  * start-up and stop go: a sandbox that answers is not necessarily one that is ready for tests.
  */
-export interface Readiness {
+interface Readiness {
   /** every listener (HTTP, and HTTPS when on) accepts connections; false again once stop() begins */
   listening: boolean;
   /** the store is open (false once stop() has closed it) */

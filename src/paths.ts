@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 let root: string | null = null;
 
-export function packageRoot(): string {
+function packageRoot(): string {
   if (root) return root;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {

@@ -17,7 +17,7 @@ import { Store } from './store/store.js';
 import { dueWorker } from './services/due-work.js';
 import { startWebhooks } from './webhooks/dispatcher.js';
 
-export interface Listener {
+interface Listener {
   url: string;
   server: http.Server | https.Server;
 }
@@ -46,7 +46,7 @@ async function openStore(config: Config, now: () => string): Promise<{ store: St
   }
 }
 
-export async function loadFixtures(ctx: AppContext, fixturesFile: string): Promise<void> {
+async function loadFixtures(ctx: AppContext, fixturesFile: string): Promise<void> {
   const fixtures = await readFixtures(fixturesFile);
   const first = fixtures.accounts[0]!;
   if (ctx.config.clientId) first.client_id = ctx.config.clientId;

@@ -7,7 +7,7 @@ import { shortId } from './format.js';
 import { act } from './kit.js';
 import { accountName, endpointUrl } from './shared.js';
 
-export const FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'];
+const FAULT_ACTIONS = ['duplicate', 'reorder', 'delay', 'drop', 'bad-signature', 'stale-signature'];
 
 const rows = document.getElementById('webhook-fault-rows');
 const empty = document.getElementById('webhook-fault-empty');

@@ -107,7 +107,7 @@ function deliveryRow(d) {
 }
 
 /** Endpoints are also read for the transactions panel (delivery URLs). */
-export async function refreshEndpoints() {
+async function refreshEndpoints() {
   state.endpoints = asList(await api('GET', '/_sandbox/webhooks'));
 }
 

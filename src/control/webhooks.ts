@@ -37,7 +37,7 @@ const BUDGET = 5_000;
  * event, a transaction, an endpoint, an account's endpoints, a status); the other filters are
  * applied on the way, looking at no more than BUDGET records for one page.
  */
-export function listDeliveries(data: Reads, q: DeliveriesQuery): Page<Readonly<Delivery>> {
+function listDeliveries(data: Reads, q: DeliveriesQuery): Page<Readonly<Delivery>> {
   const lower = (s?: string) => s?.toLowerCase();
   const [tid, eid, evid, aid] = [lower(q.transactionId), lower(q.endpointId), lower(q.eventId), lower(q.accountId)];
   const opts = { after: q.after };

@@ -106,7 +106,7 @@ export function keyOwner(details: TransferDetails, entry: Readonly<New<PixKeyEnt
 
 export type Settlement = { status: 'COMPLETED'; receiver: Receiver } | { status: 'FAILED'; error: TransactionError };
 
-export const DEFAULT_FAILURE: TransactionError = { code: 'TRANSFER_FAILED', message: 'the receiving institution refused the transfer' };
+const DEFAULT_FAILURE: TransactionError = { code: 'TRANSFER_FAILED', message: 'the receiving institution refused the transfer' };
 
 /** What settlement by the clock decides: the outcome rule when one matched, else the directory. */
 export function settlementOf(t: Readonly<New<Transfer>>, entry: Readonly<New<PixKeyEntry>> | null): Settlement {

@@ -7,7 +7,7 @@ import type { Actor } from '../services/banking.js';
 import { tokenKeys, VERIFIED_MAX, type TokenClaims, type TokenKeys } from '../services/tokens.js';
 import type { Account, Merchant } from '../store/model.js';
 
-export interface AuthPrincipal {
+interface AuthPrincipal {
   kind: 'account' | 'merchant';
   account: Readonly<Account>;
   merchant: Readonly<Merchant> | null;
@@ -31,7 +31,7 @@ function verifyToken(token: string, keys: TokenKeys, nowSecondsOf: (accountId: s
   return claims;
 }
 
-export function principalOf(res: Response): AuthPrincipal {
+function principalOf(res: Response): AuthPrincipal {
   return res.locals.principal as AuthPrincipal;
 }
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { verifySecret } from '../domain/credentials.js';
 import type { OAuthErrorCode } from '../store/model.js';
 
-export const TOKEN_TTL_SECONDS = 300;
+const TOKEN_TTL_SECONDS = 300;
 
 export interface TokenClaims {
   sub: string;

@@ -98,7 +98,7 @@ function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody
   return transfer;
 }
 
-export function getTransfer(tx: Reads, id: string): Readonly<Transfer> {
+function getTransfer(tx: Reads, id: string): Readonly<Transfer> {
   const t = tx.transactions.get(id);
   if (!t || t.type !== 'CASH_OUT') throw notFound(`transfer ${id}`);
   return t;

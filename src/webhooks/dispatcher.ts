@@ -25,7 +25,7 @@ const MAX_ROUNDS = 50;
 const MAX_WALK_ROUNDS = 100_000;
 const PRUNE_EVERY_MS = 10_000;
 
-export class Dispatcher implements Worker {
+class Dispatcher implements Worker {
   readonly #ctx: AppContext;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
