@@ -49,10 +49,10 @@ export function cashOut(ctx: AppContext, actor: Actor, key: string, body: CashOu
   const principalId = actor.merchantId ?? actor.accountId;
   const hash = bodyHash(body);
   return ctx.store.commit((tx) => {
-    const now = ctx.clockOf(actor.accountId).now();
+    const now = ctx.clockOf(actor.accountId).now(); // one instant for the whole change
     const decision = idempotencyDecision(tx.idempotency.get(idempotencyRecordId(principalId, key)), hash, now.toISOString());
     if (decision.kind === 'replay') return { replayed: true, statusCode: decision.statusCode, body: decision.body };
-    const created = formatCashOut(createTransfer(tx, ctx, actor, body, key));
+    const created = formatCashOut(createTransfer(tx, ctx, actor, body, key, now));
     const record = { principalId, accountId: actor.accountId, key, bodyHash: hash, statusCode: 201, body: created, now };
     tx.put('idempotency', buildIdempotencyRecord(record));
     return { replayed: false, statusCode: 201, body: created };
@@ -60,13 +60,12 @@ export function cashOut(ctx: AppContext, actor: Actor, key: string, body: CashOu
 }
 
 /** Inside the commit: PROCESSING, with the amount already debited (INSUFFICIENT_FUNDS creates nothing), its fate by the outcome rules. */
-function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody, idempotencyKey: string): Readonly<Transfer> {
+function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody, idempotencyKey: string, now: Date): Readonly<Transfer> {
   const account = tx.accounts.get(actor.accountId);
   if (!account) throw notFound(`account ${actor.accountId}`);
   const amount = Number(body.amount); // digits, at most MAX_AMOUNT: the schema and its check said so
   const details = transferDetailsOf(body.details);
   const from = fundsRef(tx, actor.accountId, actor.merchantId);
-  const now = ctx.clockOf(account.id).now();
   const nowIso = now.toISOString();
   const id = ctx.newId();
   const debit = entryFor(balanceOf(tx), { from, to: 'world', amount, kind: 'CASH_OUT', transactionId: id }, ctx.newId(), nowIso);
