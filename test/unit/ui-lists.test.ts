@@ -6,10 +6,10 @@ import { EVENT_TYPES } from '../../src/domain/events.js';
 import { packagePath } from '../../src/paths.js';
 import { WEBHOOK_FAULT_ACTIONS } from '../../src/schemas/webhook-faults.js';
 
-/** The string array `export const <name> = [...]` of a ui/ file. */
+/** The string array `const <name> = [...]` of a ui/ file (exported or not). */
 function uiList(file: string, name: string): string[] {
   const text = readFileSync(packagePath('ui', file), 'utf8');
-  const m = new RegExp(`export const ${name} = \\[([^\\]]*)\\]`).exec(text);
+  const m = new RegExp(`^(?:export )?const ${name} = \\[([^\\]]*)\\]`, 'm').exec(text);
   if (!m) throw new Error(`${name} not found in ui/${file}`);
   return [...m[1]!.matchAll(/'([^']*)'/g)].map((x) => x[1]!);
 }
