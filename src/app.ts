@@ -1,5 +1,6 @@
-// createApp(ctx) → the express app. It never listens and never touches files; main.ts and
-// startSandbox() do. The pipeline reads top to bottom, as every request flows through it.
+// createApp(ctx) → the express app. It never listens and never touches files; boot() (server.ts)
+// does, for the CLI's serve and startSandbox(). The pipeline reads top to bottom, as every request
+// flows through it (docs/architecture.md#the-request-pipeline).
 import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from './context.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
@@ -12,12 +13,6 @@ import { adminStage } from './http/admin.js';
 import { faultStage } from './http/faults.js';
 import { mountOperations } from './http/operations.js';
 import { OPERATIONS } from './operations.js';
-
-/** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
-export type Stage = (ctx: AppContext) => RequestHandler;
-
-// journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
-export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
 
 /**
  * The stages run as one middleware: every request passes all of them, so one router layer
@@ -47,7 +42,8 @@ export function createApp(ctx: AppContext): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   useLeanJson(app);
-  app.use(pipeline([requestId, ...STAGES.map((stage) => stage(ctx))]));
+  // the request id, the journal (first of the rest: it sees every answer), the HTTPS check, the admin token, injected faults
+  app.use(pipeline([requestId, journalStage(ctx), httpsRequired(ctx), adminStage(ctx), faultStage(ctx)]));
   const routes = createRoutes();
   mountOperations(routes, ctx, OPERATIONS);
   routes.finish();

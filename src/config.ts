@@ -40,7 +40,7 @@ export const MAX_SEED = 2 ** 32 - 1;
 
 export const DEFAULT_RETRY_SCHEDULE = [10, 30, 120, 600, 3600];
 
-export const defaultFixturesPath = (): string => packagePath('fixtures', 'default.json');
+const defaultFixturesPath = (): string => packagePath('fixtures', 'default.json');
 
 export function defaultConfig(overrides: Partial<Config> = {}): Config {
   return {
@@ -71,7 +71,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
 export const dataFile = (config: Config): string | null => (config.memory ? null : path.resolve(config.dataDir, 'db.json'));
 
 /** Every serve option is also the environment variable PIX_SANDBOX_<FLAG> (yargs' .env() reads them). */
-export const ENV_PREFIX = 'PIX_SANDBOX';
+const ENV_PREFIX = 'PIX_SANDBOX';
 export const envVar = (flag: string): string => `${ENV_PREFIX}_${flag.toUpperCase().replace(/-/g, '_')}`;
 
 export interface ServeOption {

@@ -5,7 +5,7 @@ import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
 import { clockFrom, tenantNowMs, type Clock } from './clock/clock.js';
 import { MAX_SEED, type Config } from './config.js';
 import { seededSource, type RandomSource } from './domain/random.js';
-import type { TokenKeys } from './http/token-keys.js';
+import type { TokenKeys } from './services/tokens.js';
 import { Journal } from './http/journal-ring.js';
 import type { Store } from './store/store.js';
 import type { ChangeFeed } from './control/change-feed.js';
@@ -21,7 +21,7 @@ export interface Worker {
  * What GET /_sandbox/health reports as readiness (ready when the three checks hold). boot() sets them as
  * start-up and stop go: a sandbox that answers is not necessarily one that is ready for tests.
  */
-export interface Readiness {
+interface Readiness {
   /** every listener (HTTP, and HTTPS when on) accepts connections; false again once stop() begins */
   listening: boolean;
   /** the store is open (false once stop() has closed it) */
@@ -72,7 +72,7 @@ export interface AppContext {
   changeFeed: ChangeFeed | null;
   /** the reset in progress: the next one waits for it (one at a time) */
   resetting: Promise<unknown>;
-  /** the token-signing key and the tokens verified with it (http/token-keys.ts) */
+  /** the token-signing key and the tokens verified with it (services/tokens.ts) */
   tokenKeys: TokenKeys | null;
   /** GET /openapi.json's document, built once for the URL it names (a pure function of the table, version and URL) */
   openApi: { url: string; doc: Record<string, unknown> } | null;

@@ -4,8 +4,7 @@
 import { oauthOperations } from './api/oauth.js';
 import { chargeLocationOperations, chargeOperations } from './api/charges.js';
 import { transferOperations } from './api/transfers.js';
-import { transactionOperations } from './api/transactions.js';
-import { balanceOperations } from './api/balances.js';
+import { bankingOperations } from './api/banking.js';
 import { merchantOperations } from './api/merchants.js';
 import { openApiOperations } from './api/openapi.js';
 import { healthOperations } from './control/health.js';
@@ -33,8 +32,7 @@ export const OPERATIONS: readonly RouteOperation[] = [
   ...oauthOperations,
   ...chargeOperations,
   ...transferOperations,
-  ...transactionOperations,
-  ...balanceOperations,
+  ...bankingOperations,
   ...merchantOperations,
   ...chargeLocationOperations,
   ...healthOperations,

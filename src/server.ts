@@ -10,14 +10,14 @@ import { dataFile, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import { httpsModule } from './lazy-builtins.js';
+import { packageVersion } from './paths.js';
 import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
 import { openDataFolder, type DataFolder } from './store/data-folder.js';
 import { Store } from './store/store.js';
-import { VERSION } from './version.js';
-import { startWebhooks } from './webhooks/extension.js';
 import { dueWorker } from './services/due-work.js';
+import { startWebhooks } from './webhooks/dispatcher.js';
 
-export interface Listener {
+interface Listener {
   url: string;
   server: http.Server | https.Server;
 }
@@ -34,12 +34,6 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** May return lines for the start-up banner. */
-export type Extension = (ctx: AppContext) => Promise<void | string[]> | void | string[];
-
-/** Hooks that other modules add (webhook dispatcher, HTTPS listener, ...). */
-export const EXTENSIONS: { beforeListen: Extension[] } = { beforeListen: [startWebhooks] };
-
 /** The data folder taken for this sandbox (none with --memory), and the store opened in it. */
 async function openStore(config: Config, now: () => string): Promise<{ store: Store; folder: DataFolder | null }> {
   const file = dataFile(config);
@@ -52,7 +46,7 @@ async function openStore(config: Config, now: () => string): Promise<{ store: St
   }
 }
 
-export async function loadFixtures(ctx: AppContext, fixturesFile: string): Promise<void> {
+async function loadFixtures(ctx: AppContext, fixturesFile: string): Promise<void> {
   const fixtures = await readFixtures(fixturesFile);
   const first = fixtures.accounts[0]!;
   if (ctx.config.clientId) first.client_id = ctx.config.clientId;
@@ -78,7 +72,7 @@ export async function boot(config: Config): Promise<Running> {
   const opened = await openStore(config, () => clock.nowIso());
   store = opened.store;
   const freshStore = isEmpty(store);
-  const ctx = createContext({ config, store, clock, version: VERSION, startedAtMs, freshStore });
+  const ctx = createContext({ config, store, clock, version: packageVersion(), startedAtMs, freshStore });
   let tlsMaterial: TlsMaterial | null = null;
   const listeners: Listener[] = [];
   /** what boot() opened besides the listeners: on stop, and when a start fails half-way */
@@ -102,7 +96,7 @@ export async function boot(config: Config): Promise<Running> {
     ctx.readiness.fixturesLoaded = true;
     // first among the workers, so that the events of due transitions go out in the same runDue()
     ctx.workers.push(dueWorker(ctx));
-    for (const ext of EXTENSIONS.beforeListen) notes.push(...((await ext(ctx)) ?? []));
+    notes.push(...(await startWebhooks(ctx)));
     // before anything listens, so that a bad --tls-cert fails start-up cleanly
     tlsMaterial = config.httpsPort === null ? null : await loadTls(config);
     const app = createApp(ctx);

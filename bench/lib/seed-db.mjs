@@ -38,7 +38,7 @@ const COLLECTIONS = [
 const BASE = 1000;
 
 /** mulberry32 (src/domain/random.ts): two runs write the same amounts and states. */
-export const prng = mulberry32;
+const prng = mulberry32;
 
 const cpf = generateCpf;
 const pixCode = (location, cents) =>

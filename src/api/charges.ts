@@ -1,19 +1,14 @@
 // POST /v1/banking/cash-in/pix (spec "cash-in"), and the charge's location: the URL inside its
 // BR Code (item 26/25), which a payer's bank reads without credentials.
-import { notFound } from '../domain/errors.js';
 import { formatCashIn, formatLocation } from '../format/transactions.js';
-import { renderQrDataUrl } from '../format/qr.js';
-import { principalOf, type AuthPrincipal } from '../http/auth.js';
+import { actorOf } from '../http/auth.js';
 import { route } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
 import { cashInChecks } from '../schemas/checks.js';
 import { created, e, NOT_FOUND, ok } from '../schemas/operation.js';
 import { cashInSchema, type CashInBody } from '../schemas/public.js';
 import * as R from '../schemas/responses.js';
-import { createCharge, type Actor } from '../services/charges.js';
-import type { Charge } from '../store/model.js';
-
-export const actorOf = (p: AuthPrincipal): Actor => ({ accountId: p.account.id, merchantId: p.merchant?.id ?? null });
+import { cashIn, getCharge } from '../services/charges.js';
 
 export const chargeOperations = [
   route<CashInBody>({
@@ -30,14 +25,8 @@ export const chargeOperations = [
       422: e(['SPLIT_EXCEEDS_AMOUNT', 'WALLET_NOT_FOUND', 'WALLET_NOT_ACTIVE']),
     },
     async handle({ ctx, res, readBody }) {
-      const body = readBody();
-      let charge: Charge | undefined;
-      const durable = ctx.store.commit((tx) => (charge = createCharge(tx, ctx, actorOf(principalOf(res)), body)));
-      // the change is applied at once; its PNG is drawn while the write is under way (and never
-      // stored: pixCode is enough). A refused change leaves `charge` unset and `durable` rejected.
-      const qrCode = charge ? renderQrDataUrl(charge.pixCode) : '';
-      await durable;
-      res.status(201).json(formatCashIn(charge!, qrCode));
+      const { charge, qrCode } = await cashIn(ctx, actorOf(res), readBody());
+      res.status(201).json(formatCashIn(charge, qrCode));
     },
   }),
 ];
@@ -51,10 +40,7 @@ export const chargeLocationOperations = [
     summary: "A charge's location (the URL inside its BR Code), as a payer's bank reads it",
     responses: { 200: ok(R.chargeLocationSchema), 404: NOT_FOUND },
     handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
-      const t = ctx.store.transactions.get(id);
-      if (!t || t.type !== 'CASH_IN') throw notFound(`charge ${id}`);
-      res.json(formatLocation(t));
+      res.json(formatLocation(getCharge(ctx.store, uuidParam(req, 'id'))));
     },
   }),
 ];

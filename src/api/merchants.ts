@@ -1,6 +1,5 @@
 // /v1/merchants (spec "Merchant" endpoints, docs/api.md#merchants): account tokens manage merchants;
 // a merchant token reads only its own balance at /v1/merchants/balance.
-import { walletRef } from '../domain/ledger.js';
 import {
   formatMerchant,
   formatMerchantBalance,
@@ -8,7 +7,7 @@ import {
   formatMerchantList,
   formatMerchantUpdated,
 } from '../format/merchants.js';
-import { accountOnly, merchantOnly, principalOf } from '../http/auth.js';
+import { accountOnly, actorOf, merchantOnly } from '../http/auth.js';
 import { route } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
 import { created, e, ok } from '../schemas/operation.js';
@@ -22,15 +21,8 @@ import {
 } from '../schemas/public.js';
 import { merchantCreateChecks } from '../schemas/checks.js';
 import * as R from '../schemas/responses.js';
-import {
-  createMerchant,
-  listMerchants,
-  merchantOfAccount,
-  newMerchantCredentials,
-  precheckMerchant,
-  updateMerchant,
-  walletsOf,
-} from '../services/merchants.js';
+import { balanceOf } from '../services/banking.js';
+import { createMerchant, listMerchants, merchantOfAccount, merchantWithWallets, updateMerchant } from '../services/merchants.js';
 
 const M = 'Merchants';
 const MERCHANT_TOKEN = e('FORBIDDEN', 'a merchant token');
@@ -48,12 +40,8 @@ export const merchantOperations = [
     guards: [accountOnly],
     responses: { 201: created(R.merchantCreatedSchema), 403: MERCHANT_TOKEN, 409: e('DOCUMENT_ALREADY_REGISTERED') },
     async handle({ ctx, res, readBody }) {
-      const body = readBody();
-      const accountId = principalOf(res).account.id;
-      precheckMerchant(ctx, accountId, body);
-      const creds = await newMerchantCredentials(ctx.random.next);
-      const { merchant, wallet } = await ctx.store.commit((tx) => createMerchant(tx, ctx, accountId, body, creds));
-      res.status(201).json(formatMerchantCreated(merchant, wallet, creds.clientSecret));
+      const { merchant, wallet, clientSecret } = await createMerchant(ctx, actorOf(res).accountId, readBody());
+      res.status(201).json(formatMerchantCreated(merchant, wallet, clientSecret));
     },
   }),
 
@@ -67,7 +55,7 @@ export const merchantOperations = [
     guards: [accountOnly],
     responses: { 200: ok(R.merchantListSchema), 403: MERCHANT_TOKEN },
     handle({ ctx, res, query: q }) {
-      const { items, total } = listMerchants(ctx.store, principalOf(res).account.id, q);
+      const { items, total } = listMerchants(ctx.store, actorOf(res).accountId, q);
       res.json(formatMerchantList(items, q.page, q.limit, total));
     },
   }),
@@ -81,8 +69,7 @@ export const merchantOperations = [
     guards: [merchantOnly],
     responses: { 200: ok(R.merchantBalanceSchema), 403: e('FORBIDDEN', 'an account token') },
     handle({ ctx, res }) {
-      const merchant = principalOf(res).merchant!;
-      res.json(formatMerchantBalance(ctx.store.balances.of(walletRef(merchant.walletId))));
+      res.json(formatMerchantBalance(balanceOf(ctx.store, actorOf(res))));
     },
   }),
 
@@ -95,9 +82,8 @@ export const merchantOperations = [
     guards: [accountOnly],
     responses: { 200: ok(R.merchantSchema), 403: MERCHANT_TOKEN },
     handle({ ctx, req, res }) {
-      const m = merchantOfAccount(ctx.store, principalOf(res).account.id, uuidParam(req, 'merchantId'));
-      const wallets = walletsOf(ctx.store, m).map((wallet) => ({ wallet, balance: ctx.store.balances.of(walletRef(wallet.id)) }));
-      res.json(formatMerchant(m, wallets));
+      const { merchant, wallets } = merchantWithWallets(ctx.store, actorOf(res).accountId, uuidParam(req, 'merchantId'));
+      res.json(formatMerchant(merchant, wallets));
     },
   }),
 
@@ -116,11 +102,9 @@ export const merchantOperations = [
     },
     async handle({ ctx, req, res, readBody }) {
       const id = uuidParam(req, 'merchantId');
-      const accountId = principalOf(res).account.id;
+      const accountId = actorOf(res).accountId;
       merchantOfAccount(ctx.store, accountId, id); // an unknown id is 404 before the body is judged
-      const patch = readBody();
-      const m = await ctx.store.commit((tx) => updateMerchant(tx, ctx, accountId, id, patch));
-      res.json(formatMerchantUpdated(m));
+      res.json(formatMerchantUpdated(await updateMerchant(ctx, accountId, id, readBody())));
     },
   }),
 ];

@@ -1,13 +1,13 @@
 // POST /v1/oauth/token (docs/decisions.md#d5-the-token-endpoint-speaks-oauth-20): JSON or form bodies, credentials in the body or in HTTP
-// Basic, errors exactly as RFC 6749 §5.2 so that stock OAuth 2.0 clients parse them.
+// Basic, errors exactly as RFC 6749 §5.2 so that stock OAuth 2.0 clients parse them. The grant itself
+// is services/tokens.ts issueToken.
 import type { Request, RequestHandler, Response } from 'express';
-import { verifySecret } from '../domain/credentials.js';
-import { signToken, TOKEN_TTL_SECONDS } from '../http/auth.js';
 import { parseBody } from '../http/body.js';
 import { route } from '../http/operations.js';
 import { header, noStore, ok } from '../schemas/operation.js';
 import { tokenRequestSchema } from '../schemas/public.js';
 import * as R from '../schemas/responses.js';
+import { issueToken } from '../services/tokens.js';
 import type { OAuthErrorCode } from '../store/model.js';
 
 function oauthError(res: Response, status: number, error: OAuthErrorCode, description: string, basic = false): void {
@@ -83,50 +83,16 @@ export const oauthOperations = [
     },
     async handle({ ctx, req, res }) {
       const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-      const grantType = str(body.grant_type) ?? (body.grant_type === undefined ? 'client_credentials' : undefined);
-      if (grantType === undefined) return oauthError(res, 400, 'invalid_request', 'grant_type must be a string');
-      if (grantType !== 'client_credentials')
-        return oauthError(
-          res,
-          400,
-          'unsupported_grant_type',
-          `grant_type "${grantType.slice(0, 40)}" is not supported; use client_credentials`,
-        );
-      const basic = basicCredentials(req);
-      if (basic === 'malformed') return oauthError(res, 400, 'invalid_request', 'the Basic Authorization header is malformed');
-      const bodyId = str(body.client_id);
-      const bodySecret = str(body.client_secret);
-      if (basic && (bodyId !== undefined || bodySecret !== undefined))
-        return oauthError(
-          res,
-          400,
-          'invalid_request',
-          'send client credentials either in the Authorization header or in the body, not both',
-        );
-      const id = basic?.id ?? bodyId;
-      const secret = basic?.secret ?? bodySecret;
-      if (!id || !secret) return oauthError(res, 401, 'invalid_client', 'client_id and client_secret are required', !!basic);
-
-      const account = ctx.store.accounts.findOne('byClientId', id);
-      const principal = account ?? ctx.store.merchants.findOne('byClientId', id);
-      if (!principal || !(await verifySecret(secret, principal.secretHash)))
-        return oauthError(res, 401, 'invalid_client', 'client authentication failed (unknown client_id or wrong client_secret)', !!basic);
-      // read again after the wait: the merchant may have changed (or gone) meanwhile
-      const merchant = account ? undefined : ctx.store.merchants.get(principal.id);
-      if (!account && !merchant)
-        return oauthError(res, 401, 'invalid_client', 'client authentication failed (unknown client_id or wrong client_secret)', !!basic);
-      if (merchant && merchant.status !== 'ACTIVE')
-        return oauthError(res, 400, 'unauthorized_client', `the merchant is ${merchant.status} and cannot obtain tokens`);
-
-      const token = signToken(ctx, {
-        clientId: id,
-        accountId: merchant ? merchant.accountId : principal.id,
-        merchantId: merchant ? merchant.id : null,
+      const answer = await issueToken(ctx, {
+        grantType: body.grant_type,
+        clientId: body.client_id,
+        clientSecret: body.client_secret,
+        basic: basicCredentials(req),
       });
+      if (!answer.ok) return oauthError(res, answer.status, answer.error, answer.description, answer.basic);
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Pragma', 'no-cache');
-      res.status(200).json({ access_token: token, token_type: 'bearer', expires_in: TOKEN_TTL_SECONDS });
+      res.status(200).json({ access_token: answer.accessToken, token_type: 'bearer', expires_in: answer.expiresIn });
     },
   }),
 ];

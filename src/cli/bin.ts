@@ -8,7 +8,10 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { configFromArgs, serve, serveOptions, UsageError } from './serve.js';
-import { COMMANDS } from './commands.js';
+import { controlCommands } from './control-commands.js';
+import { resourceCommands } from './resource-commands.js';
+import { scenarioCommand } from './scenario-command.js';
+import { waitCommand } from './wait.js';
 
 let cli = yargs(hideBin(process.argv))
   .scriptName('pix-sandbox')
@@ -29,7 +32,8 @@ let cli = yargs(hideBin(process.argv))
       }
     },
   );
-for (const add of COMMANDS) cli = add(cli);
+// the commands other than serve: the scenario runner, wait, the control-API shortcuts
+for (const add of [scenarioCommand, waitCommand, controlCommands, resourceCommands]) cli = add(cli);
 await cli
   // .env() turns every PIX_SANDBOX_* variable into an option, and .strict() would then reject the
   // ones the running command does not declare (PIX_SANDBOX_PORT for `pay`, PIX_SANDBOX_URL for `serve`).

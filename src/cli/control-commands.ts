@@ -11,7 +11,7 @@ import { clientOf, connectionOptions, runCommand, UsageError } from './options.j
 const withConn = <T>(y: Argv<T>) => connectionOptions(y);
 
 /** "301", "90s", "5m", "2h", "1d" → seconds */
-export function parseDuration(raw: string): number {
+function parseDuration(raw: string): number {
   const m = /^(\d+)\s*(s|m|h|d)?$/i.exec(String(raw).trim());
   if (!m) throw new UsageError(`"${raw}" is not a duration: use seconds (301) or 90s, 5m, 2h, 1d`);
   return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's').toLowerCase() as 's'];

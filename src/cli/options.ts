@@ -5,7 +5,7 @@ import { NetworkError, SandboxApiError } from '../client/transport.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 /** how long a command waits for an answer */
-export const CLI_TIMEOUT_MS = 15_000;
+const CLI_TIMEOUT_MS = 15_000;
 
 export function connectionOptions<T>(y: Argv<T>) {
   return y
@@ -32,7 +32,7 @@ export function clientOf(argv: { 'base-url'?: string | undefined; 'admin-token'?
 /** Thrown by a handler for bad usage that yargs could not see (exit 2). */
 export class UsageError extends Error {}
 
-export function printJson(value: unknown): void {
+function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 

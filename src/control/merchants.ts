@@ -14,8 +14,7 @@ import {
 import { controlTag, INVALID_STATE, ok } from '../schemas/operation.js';
 import { paged } from '../schemas/paging.js';
 import * as R from '../schemas/responses.js';
-import { setMerchantStatus } from '../services/merchant-status.js';
-import { walletsOf } from '../services/merchants.js';
+import { setMerchantStatus, walletsOf } from '../services/merchants.js';
 import type { Merchant } from '../store/model.js';
 import { takePage } from '../store/page.js';
 import { sendPage } from './paging.js';

@@ -27,7 +27,7 @@ const invalidIn = (source: Source) => (reason: string) =>
   );
 
 /** The id of the charge a code belongs to; throws when the code cannot be paid. */
-export function chargeIdOfCode(data: Reads, pixCode: string, source: Source = 'pixCode'): string {
+function chargeIdOfCode(data: Reads, pixCode: string, source: Source = 'pixCode'): string {
   const invalid = invalidIn(source);
   const code = pixCode.trim();
   const parsed = parseBrCode(code);

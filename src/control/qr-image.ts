@@ -14,7 +14,7 @@ import { SandboxError } from '../domain/errors.js';
 import { QR_IMAGE_MAX_BYTES } from '../schemas/control.js';
 
 /** Pixels decoded at most (8,000 × 5,000): a small file can hold a huge image, and its pixels take 4 bytes each. */
-export const QR_IMAGE_MAX_PIXELS = 40_000_000;
+const QR_IMAGE_MAX_PIXELS = 40_000_000;
 // below the 15 s that the CLI waits for an answer (the typed clients wait 30 s)
 const DECODE_TIMEOUT_MS = 10_000;
 const MIB = 1024 * 1024;

@@ -23,7 +23,7 @@ const STATUSES: Record<TransactionType, readonly TransactionStatus[]> = { CASH_I
 const BUDGET = 5_000;
 
 /** The transactions a query asks for, one page, through the index that answers it. */
-export function listTransactions(data: Reads, q: TransactionListQuery): Page<Readonly<Transaction>> {
+function listTransactions(data: Reads, q: TransactionListQuery): Page<Readonly<Transaction>> {
   const accountId = q.accountId?.toLowerCase();
   const opts = { after: q.after };
   const tx = data.transactions;

@@ -37,7 +37,7 @@ const CSP = [
 ].join('; ');
 
 /** src/domain/vocabulary.ts as an ES module: every export that is data (not a helper function), each frozen. */
-export function vocabularyModule(): string {
+function vocabularyModule(): string {
   const lines = ['// Made by the sandbox from src/domain/vocabulary.ts (docs/dashboard.md#files): the lists the sandbox speaks.'];
   for (const [name, value] of Object.entries(vocabulary))
     if (typeof value !== 'function') lines.push(`export const ${name} = Object.freeze(${JSON.stringify(value)});`);

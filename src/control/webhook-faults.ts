@@ -17,7 +17,7 @@ import {
 } from '../schemas/webhook-faults.js';
 import { clearWebhookFaults, createWebhookFault, listWebhookFaults, removeWebhookFault } from '../services/webhook-faults.js';
 import { listWebhookSends, sendWebhookBody } from '../webhooks/send-body.js';
-import { formatWebhookFault, formatWebhookSend } from '../webhooks/fault-format.js';
+import { formatWebhookFault, formatWebhookSend } from '../format/webhooks.js';
 
 const tag = controlTag('webhooks');
 type AccountQuery = { accountId?: string };

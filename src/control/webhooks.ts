@@ -24,7 +24,7 @@ import type { Delivery } from '../store/model.js';
 import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import type { Reads } from '../store/store.js';
 import { clearEndpoints, createEndpoint, fireEvent, redeliver, removeEndpoint } from '../services/webhook-endpoints.js';
-import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
+import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../format/webhooks.js';
 import { sendPage } from './paging.js';
 
 const BASE = '/_sandbox/webhooks';
@@ -37,7 +37,7 @@ const BUDGET = 5_000;
  * event, a transaction, an endpoint, an account's endpoints, a status); the other filters are
  * applied on the way, looking at no more than BUDGET records for one page.
  */
-export function listDeliveries(data: Reads, q: DeliveriesQuery): Page<Readonly<Delivery>> {
+function listDeliveries(data: Reads, q: DeliveriesQuery): Page<Readonly<Delivery>> {
   const lower = (s?: string) => s?.toLowerCase();
   const [tid, eid, evid, aid] = [lower(q.transactionId), lower(q.endpointId), lower(q.eventId), lower(q.accountId)];
   const opts = { after: q.after };

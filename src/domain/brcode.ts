@@ -28,12 +28,12 @@ export function tlv(id: string, value: string): string {
 }
 
 export const PIX_GUI = 'br.gov.bcb.pix';
-export const LOCATION_MAX_LENGTH = 77;
-export const MERCHANT_NAME_MAX_LENGTH = 25;
-export const MERCHANT_CITY_MAX_LENGTH = 15;
+const LOCATION_MAX_LENGTH = 77;
+const MERCHANT_NAME_MAX_LENGTH = 25;
+const MERCHANT_CITY_MAX_LENGTH = 15;
 
 /** Payers' apps print these fields; the manual allows only upper-case ASCII without accents. */
-export function sanitizeEmvText(raw: string, maxLength: number, fallback: string): string {
+function sanitizeEmvText(raw: string, maxLength: number, fallback: string): string {
   const ascii = raw
     .toUpperCase()
     .normalize('NFD')
@@ -46,7 +46,7 @@ export function sanitizeEmvText(raw: string, maxLength: number, fallback: string
 }
 
 /** Integer cents → reais with a '.' and two decimals, without going through floating point. */
-export function formatAmount(cents: number): string {
+function formatAmount(cents: number): string {
   if (!Number.isSafeInteger(cents) || cents < 1) throw new Error(`amount must be a positive integer of cents, got ${cents}`);
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }

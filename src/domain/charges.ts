@@ -6,7 +6,7 @@ import { ISPBS } from './end-to-end.js';
 import { chargeTransition, type ChargeAction } from './transitions.js';
 import type { Charge, Customer, New, Party, ScheduledOutcome, SplitShare, TransactionError } from '../store/model.js';
 
-export const DEFAULT_EXPIRATION_SECONDS = 86_400;
+const DEFAULT_EXPIRATION_SECONDS = 86_400;
 /** The merchant city of every BR Code the sandbox emits (the spec has no field for it). */
 export const MERCHANT_CITY = 'SAO PAULO';
 
@@ -29,7 +29,7 @@ export function chargeLocation(publicUrl: string, id: string): string {
   return `${hostAndPath}/pix/qr/v2/${id}`;
 }
 
-export function addSeconds(at: Date, seconds: number): string {
+function addSeconds(at: Date, seconds: number): string {
   return new Date(at.getTime() + seconds * 1000).toISOString();
 }
 

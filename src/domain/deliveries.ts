@@ -14,7 +14,7 @@ export function eventBody(e: Readonly<Pick<WebhookEvent, 'id' | 'type' | 'create
   return { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data };
 }
 
-export const isSuccess = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
+const isSuccess = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /** The delivery after one more attempt: DELIVERED, PENDING until the next retry, or DEAD when the schedule is spent. */
 export function afterAttempt(d: Readonly<Delivery>, attempt: DeliveryAttempt, schedule: readonly number[], nowMs: number): Delivery {

@@ -4,7 +4,7 @@
 // an expiry at +60 s, the outcome happens and the expiry no longer applies.
 import type { ChargeAction, New, Transaction } from '../store/model.js';
 
-export type DueKind = ChargeAction | 'settle';
+type DueKind = ChargeAction | 'settle';
 
 export interface DueAction {
   kind: DueKind;

@@ -6,7 +6,7 @@ import type { IdempotencyRecord, New } from '../store/model.js';
 
 export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
 export const REPLAYED_HEADER = 'x-sandbox-idempotent-replayed';
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

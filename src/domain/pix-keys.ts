@@ -19,7 +19,7 @@ export const KEY_TYPE_SPELLINGS: Readonly<Record<string, PixKeyType>> = {
   EVP: 'RANDOM',
 };
 
-export const EMAIL_KEY_MAX_LENGTH = 77;
+const EMAIL_KEY_MAX_LENGTH = 77;
 
 const PHONE_KEY = /^\+55[1-9][0-9]9?[0-9]{8}$/;
 const RANDOM_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,7 +40,7 @@ export function normalizeKey(keyType: PixKeyType, key: string): string {
   return key;
 }
 
-export function isValidEmailAddress(s: string): boolean {
+function isValidEmailAddress(s: string): boolean {
   const at = s.lastIndexOf('@');
   if (at <= 0 || at !== s.indexOf('@')) return false;
   return EMAIL_LOCAL.test(s.slice(0, at)) && EMAIL_DOMAIN.test(s.slice(at + 1));

@@ -35,7 +35,7 @@ export interface RandomSource {
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** 128 bits of `random` laid out as a version 4 UUID (RFC 9562). */
-export function uuidFrom(random: () => number): string {
+function uuidFrom(random: () => number): string {
   const b: number[] = [];
   for (let i = 0; i < 4; i++) {
     const w = (random() * 4294967296) >>> 0;

@@ -12,7 +12,7 @@ export interface RuleSubject {
   document?: string;
 }
 
-export function ruleMatches(match: RuleMatch, s: RuleSubject): boolean {
+function ruleMatches(match: RuleMatch, s: RuleSubject): boolean {
   if (match.type !== s.type) return false;
   if (match.amount !== undefined && match.amount !== s.amount) return false;
   if (match.amountMin !== undefined && s.amount < match.amountMin) return false;

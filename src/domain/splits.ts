@@ -10,7 +10,7 @@ export interface SplitRequest {
   wallet_id: string;
 }
 
-export interface SplitIssue {
+interface SplitIssue {
   path: string;
   message: string;
 }
@@ -19,7 +19,7 @@ export type SplitResult =
   | { ok: true; shares: SplitShare[]; remainder: number }
   | { ok: false; code: 'SPLIT_EXCEEDS_AMOUNT' | 'VALIDATION_ERROR'; message: string; details: SplitIssue[] };
 
-export const MAX_SPLITS = 10;
+const MAX_SPLITS = 10;
 
 function shareOf(total: number, request: SplitRequest, i: number, issues: SplitIssue[]): number | null {
   const { amount, mode } = request;

@@ -1,7 +1,7 @@
 // Transfers (cash-out, docs/api.md#transfers-cash-out) as plain data: the request read into a record, the owner of
 // the destination key (the sandbox's DICT), and the settlement decision.
 import { MAX_AMOUNT } from './ledger.js';
-import { SandboxError, type ErrorDetail } from './errors.js';
+import type { ErrorDetail } from './errors.js';
 import { documentTypeOf, generateCpf } from './documents.js';
 import { ISPBS } from './end-to-end.js';
 import { KEY_TYPE_MESSAGE, normalizeKey, normalizeKeyType, validatePixKey } from './pix-keys.js';
@@ -24,13 +24,6 @@ export function cashOutAmountIssues(raw: string): ErrorDetail[] {
   return [{ path: '/amount', message: `must be a string of cents from "1" to "${MAX_AMOUNT}"` }];
 }
 
-/** The string of cents as an integer (the schema has already checked its digits). */
-export function parseCashOutAmount(raw: string): number {
-  const [issue] = cashOutAmountIssues(raw);
-  if (issue) throw new SandboxError('VALIDATION_ERROR', `amount ${issue.message}`, [issue]);
-  return Number(raw);
-}
-
 /** Rules the schema cannot say about a recipient: a known key type, a key that fits it, a document's check digits. */
 export function transferDetailsIssues(raw: CashOutInput['details']): ErrorDetail[] {
   const issues: ErrorDetail[] = [];
@@ -43,14 +36,12 @@ export function transferDetailsIssues(raw: CashOutInput['details']): ErrorDetail
   return issues;
 }
 
-/** The recipient as stored: key type folded to its canonical name, key to its canonical spelling. */
+/**
+ * The recipient as stored: key type folded to its canonical name, key to its canonical spelling. The
+ * details have passed the schema and transferDetailsIssues (the body's check), so the type is known.
+ */
 export function transferDetailsOf(raw: CashOutInput['details']): TransferDetails {
-  const issues = transferDetailsIssues(raw);
-  const keyType = normalizeKeyType(raw.keyType);
-  if (issues.length > 0 || !keyType) {
-    const first = issues[0]!;
-    throw new SandboxError('VALIDATION_ERROR', `${first.path.slice(1).replace('/', '.')} ${first.message.replace(/^key /, '')}`, issues);
-  }
+  const keyType = normalizeKeyType(raw.keyType)!;
   const details: TransferDetails = { name: raw.name, key: normalizeKey(keyType, raw.key), keyType };
   if (raw.document !== undefined) details.document = raw.document;
   return details;
@@ -115,7 +106,7 @@ export function keyOwner(details: TransferDetails, entry: Readonly<New<PixKeyEnt
 
 export type Settlement = { status: 'COMPLETED'; receiver: Receiver } | { status: 'FAILED'; error: TransactionError };
 
-export const DEFAULT_FAILURE: TransactionError = { code: 'TRANSFER_FAILED', message: 'the receiving institution refused the transfer' };
+const DEFAULT_FAILURE: TransactionError = { code: 'TRANSFER_FAILED', message: 'the receiving institution refused the transfer' };
 
 /** What settlement by the clock decides: the outcome rule when one matched, else the directory. */
 export function settlementOf(t: Readonly<New<Transfer>>, entry: Readonly<New<PixKeyEntry>> | null): Settlement {

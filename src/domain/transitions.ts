@@ -5,19 +5,19 @@ import { MERCHANT_STATUSES } from './vocabulary.js';
 
 export type { ChargeAction, TransferAction };
 
-export const CHARGE_TRANSITIONS: Record<ChargeAction, { from: ChargeStatus[]; to: ChargeStatus }> = {
+const CHARGE_TRANSITIONS: Record<ChargeAction, { from: ChargeStatus[]; to: ChargeStatus }> = {
   pay: { from: ['WAITING_PAYMENT'], to: 'PAID' },
   expire: { from: ['WAITING_PAYMENT'], to: 'EXPIRED' },
   cancel: { from: ['WAITING_PAYMENT'], to: 'CANCELLED' },
 };
 
-export const TRANSFER_TRANSITIONS: Record<TransferAction, { from: TransferStatus[]; to: TransferStatus }> = {
+const TRANSFER_TRANSITIONS: Record<TransferAction, { from: TransferStatus[]; to: TransferStatus }> = {
   complete: { from: ['PROCESSING'], to: 'COMPLETED' },
   fail: { from: ['PROCESSING'], to: 'FAILED' },
 };
 
 /** Every merchant status may move to any other (an operator decision); moving to itself is refused. */
-export const MERCHANT_TRANSITIONS = Object.fromEntries(
+const MERCHANT_TRANSITIONS = Object.fromEntries(
   MERCHANT_STATUSES.map((s) => [s, MERCHANT_STATUSES.filter((other) => other !== s)]),
 ) as Record<MerchantStatus, MerchantStatus[]>;
 

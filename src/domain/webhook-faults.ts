@@ -7,14 +7,14 @@ import type { Delivery, DeliveryAttempt, FaultMark, New, WebhookFault } from '..
 import { signatureHeader, signatureOf } from './webhook-signature.js';
 
 /** A `reorder` fault holds its delivery this long (tenant clock) at most, waiting for the next event. */
-export const REORDER_HOLD_SECONDS = 60;
+const REORDER_HOLD_SECONDS = 60;
 /** How old the `t` of a `stale-signature` attempt is: twice the usual 5-minute tolerance. */
 export const STALE_SIGNATURE_SECONDS = 600;
 
 /** What a queued delivery is matched on. */
 export type DeliveryFacts = Pick<Delivery, 'accountId' | 'endpointId' | 'eventType' | 'transactionId'>;
 
-export function webhookFaultMatches(f: Readonly<WebhookFault>, d: DeliveryFacts): boolean {
+function webhookFaultMatches(f: Readonly<WebhookFault>, d: DeliveryFacts): boolean {
   return (
     f.remaining > 0 &&
     f.accountId === d.accountId &&

@@ -31,10 +31,10 @@ import { renderQrDataUrl } from './qr.js';
 import { merchantFields } from './merchants.js';
 
 /** A record without the store's own sequence number (each member of a union on its own). */
-export type Unstored<T> = T extends Stored ? Omit<T, 'seq'> : never;
+type Unstored<T> = T extends Stored ? Omit<T, 'seq'> : never;
 
 /** A record as the control API shows it: everything but the store's own sequence number. */
-export function withoutSeq<T extends Stored>(r: Readonly<T>): Unstored<T> {
+function withoutSeq<T extends Stored>(r: Readonly<T>): Unstored<T> {
   const { seq, ...rest } = r;
   return rest as Unstored<T>;
 }

@@ -35,7 +35,7 @@ export function formatMerchantCreated(m: Merchant, wallet: Wallet, clientSecret:
   };
 }
 
-export function formatMerchantListItem(m: Merchant): MerchantListItem {
+function formatMerchantListItem(m: Merchant): MerchantListItem {
   return {
     merchantId: m.id,
     ...merchantFields(m),

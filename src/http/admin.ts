@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
 
-export const ADMIN_HEADER = 'x-sandbox-admin-token';
+const ADMIN_HEADER = 'x-sandbox-admin-token';
 const CONTROL = /^\/_sandbox(\/|$)/;
 const OPEN = /^\/_sandbox\/(health|ui(\/.*)?)\/?$/;
 

@@ -3,18 +3,17 @@ import type { Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
+import type { Actor } from '../services/banking.js';
+import { tokenKeys, VERIFIED_MAX, type TokenClaims, type TokenKeys } from '../services/tokens.js';
 import type { Account, Merchant } from '../store/model.js';
-import { tokenKeys, VERIFIED_MAX, type TokenClaims, type TokenKeys } from './token-keys.js';
 
-export interface AuthPrincipal {
+interface AuthPrincipal {
   kind: 'account' | 'merchant';
   account: Readonly<Account>;
   merchant: Readonly<Merchant> | null;
   /** the merchant's id for a merchant token, else the account's */
   id: string;
 }
-
-export const TOKEN_TTL_SECONDS = 300;
 
 /**
  * The claims of a token signed with the key; expiry is checked against the clock of the token's
@@ -32,21 +31,14 @@ function verifyToken(token: string, keys: TokenKeys, nowSecondsOf: (accountId: s
   return claims;
 }
 
-export function signToken(ctx: AppContext, principal: { clientId: string; accountId: string; merchantId: string | null }): string {
-  const iat = ctx.clockOf(principal.accountId).nowSeconds();
-  const claims: Record<string, unknown> = {
-    sub: principal.clientId,
-    acc: principal.accountId,
-    jti: ctx.newId(),
-    iat,
-    exp: iat + TOKEN_TTL_SECONDS,
-  };
-  if (principal.merchantId) claims.mer = principal.merchantId;
-  return jwt.sign(claims, tokenKeys(ctx).key, { algorithm: 'HS256' });
+function principalOf(res: Response): AuthPrincipal {
+  return res.locals.principal as AuthPrincipal;
 }
 
-export function principalOf(res: Response): AuthPrincipal {
-  return res.locals.principal as AuthPrincipal;
+/** Whose money the request moves: the principal's account, and its merchant for a merchant token. */
+export function actorOf(res: Response): Actor {
+  const p = principalOf(res);
+  return { accountId: p.account.id, merchantId: p.merchant?.id ?? null };
 }
 
 export function authenticate(ctx: AppContext): RequestHandler {

@@ -12,10 +12,10 @@ export const BODY_LIMIT = 1024 * 1024;
 const jsonParser = (limit: number) => express.json({ limit, strict: true, type: () => true });
 const form = express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 });
 /** No request of the API nests deeper than a few levels; far deeper JSON would break recursive code (copies, serializers). */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 /** Whether `value` nests objects or arrays deeper than `max` levels (iterative: the check itself cannot overflow). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
+function nestedDeeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;

@@ -54,7 +54,7 @@ export function pathMatches(pattern: string, path: string): boolean {
   return want.length === got.length;
 }
 
-export function faultMatches(f: Fault, method: string, path: string): boolean {
+function faultMatches(f: Fault, method: string, path: string): boolean {
   if (f.method && f.method !== method && !(f.method === 'GET' && method === 'HEAD')) return false;
   return pathMatches(f.path, path);
 }

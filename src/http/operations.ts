@@ -13,7 +13,7 @@ import { BODY_LIMIT, parseBody, readBody } from './body.js';
 import type { Routes } from './routes.js';
 
 /** What a handler is given. */
-export interface Call<B, Q> {
+interface Call<B, Q> {
   ctx: AppContext;
   req: Request;
   res: Response;

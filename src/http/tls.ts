@@ -27,7 +27,7 @@ const VALID_DAYS = 825; // the longest validity that browsers and Apple's TLS st
 const RENEW_BEFORE_MS = 7 * 86_400_000;
 
 /** The names the certificate must cover: loopback, plus the configured host and public URL's host. */
-export function certificateNames(config: Config): string[] {
+function certificateNames(config: Config): string[] {
   const names = ['localhost', '127.0.0.1', '::1'];
   const extra = [config.host];
   if (config.publicUrl) {

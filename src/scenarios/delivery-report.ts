@@ -12,7 +12,7 @@ const SHOWN = 3;
 type Attempt = WebhookDelivery['attempts'][number];
 
 /** What one attempt got, in words a tester reads first; the sandbox's own error text after it. */
-export function attemptOutcome(a: Pick<Attempt, 'statusCode' | 'error'>): string {
+function attemptOutcome(a: Pick<Attempt, 'statusCode' | 'error'>): string {
   if (a.statusCode !== null) return `answered ${a.statusCode}`;
   const error = a.error ?? 'no answer';
   const said = (words: string) => `${words} (${error})`;

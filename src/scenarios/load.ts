@@ -24,7 +24,7 @@ export interface LoadProblem {
   at?: { line: number; column: number; snippet: string[] };
 }
 
-export const SCENARIO_EXTENSIONS = ['.yaml', '.yml', '.json'];
+const SCENARIO_EXTENSIONS = ['.yaml', '.yml', '.json'];
 const BUILTIN_SCOPES = new Set(['vars', 'account', 'scenario']);
 
 // compiled on first use, so that other commands never pay for it
@@ -69,7 +69,7 @@ function yamlProblem(file: string, text: string, e: YAMLError): LoadProblem {
 }
 
 /** Expands the command-line arguments (files or folders, searched recursively) into scenario files. */
-export async function collectFiles(args: string[]): Promise<{ files: string[]; problems: LoadProblem[] }> {
+async function collectFiles(args: string[]): Promise<{ files: string[]; problems: LoadProblem[] }> {
   const files: string[] = [];
   const problems: LoadProblem[] = [];
   const walk = async (dir: string) => {

@@ -14,17 +14,13 @@ export interface Mismatch {
   message: string;
 }
 
-export const MATCH_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null', 'uuid', 'date-time'] as const;
-export type MatchType = (typeof MATCH_TYPES)[number];
-export const OPERATORS = ['$type', '$regex', '$present', '$length', '$gt', '$gte', '$lt', '$lte', '$contains', '$eq'] as const;
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An operator set: a non-empty object whose keys all start with `$`. */
-export function isOperatorSet(v: unknown): v is Record<string, unknown> {
+function isOperatorSet(v: unknown): v is Record<string, unknown> {
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
@@ -32,7 +28,7 @@ export function isOperatorSet(v: unknown): v is Record<string, unknown> {
 
 const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-export function typeOf(v: unknown): string {
+function typeOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v;

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature as verify } from '../webhooks/verify.js';
 
-export interface WebhookEventBody {
+interface WebhookEventBody {
   id?: string;
   type?: string;
   createdAt?: string;

@@ -60,7 +60,7 @@ export const countOf = (r: RunResult) => {
 };
 
 /** Credentials never reach a report. */
-export function redactHeaders(h: Record<string, string>): Record<string, string> {
+function redactHeaders(h: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) {
     const key = k.toLowerCase();

@@ -11,7 +11,7 @@ import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailur
 import { ScenarioState, StepError, type RunEnv } from './state.js';
 import { callOf, checkExchange, expectNoWebhook, expectWebhook, perform } from './steps.js';
 
-export function stepName(step: Step, index: number): string {
+function stepName(step: Step, index: number): string {
   if (step.name) return step.name;
   const kind = stepKindOf(step);
   const v = step[kind];

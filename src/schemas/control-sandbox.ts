@@ -33,7 +33,7 @@ export const clockAdvanceCheck = (b: Record<string, unknown>): { path: string; m
 export const clockTargetSchema = { type: 'object', properties: { accountId: clockAccountId } } as const;
 export type ClockTargetBody = Validated<typeof clockTargetSchema>;
 
-export const FIXTURE_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
+const FIXTURE_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
 
 export const resetSchema = {
   type: 'object',

@@ -103,7 +103,7 @@ const autoPay = {
   maximum: 2_592_000,
   'x-message': 'must be null or an integer of seconds from 0 to 2592000',
 } as const;
-export const MAX_ADJUSTMENT = 1_000_000_000_000;
+const MAX_ADJUSTMENT = 1_000_000_000_000;
 
 /** An ISO 8601 UTC instant, as the sandbox writes them (milliseconds optional). */
 export const isoInstant = {

@@ -82,5 +82,3 @@ export const fixturesSchema = {
 } as const;
 
 export type Fixtures = Validated<typeof fixturesSchema>;
-export type FixtureAccount = Fixtures['accounts'][number];
-export type FixtureMerchant = NonNullable<FixtureAccount['merchants']>[number];

@@ -6,8 +6,6 @@ import { DOCUMENT_TYPES, MERCHANT_STATUSES, SPLIT_MODES, alternatives } from '..
 import type { Validated } from './from-schema.js';
 import { DOCUMENT_PATTERN, oneOfWords, uuidParam } from './helpers.js';
 
-export { MAX_AMOUNT };
-
 /** A pattern matching any of the words in any letter case (JSON Schema patterns have no flags). */
 function caseInsensitive(words: string[]): string {
   const word = (w: string) => [...w].map((ch) => (/[A-Z]/.test(ch) ? `[${ch}${ch.toLowerCase()}]` : ch)).join('');

@@ -230,7 +230,7 @@ export const webhookSendRecordSchema = obj({
 
 // ---- the key directory and outcome rules ----
 /** The owner of a key: a party whose bank details may be left to the sandbox. */
-export const pixKeyOwnerSchema = obj(partySchema.properties, ['ispb', 'account_number', 'account_type']);
+const pixKeyOwnerSchema = obj(partySchema.properties, ['ispb', 'account_number', 'account_type']);
 /** A DICT entry: `id` the normalized key; `unknown`: known to be absent from DICT (transfers to it fail with KEY_NOT_FOUND). */
 export const pixKeyRecordSchema = obj({ id: str, key: str, keyType, owner: pixKeyOwnerSchema, unknown: bool, createdAt: time });
 

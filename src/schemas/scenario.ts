@@ -117,7 +117,7 @@ const webhookExpectation = {
   },
 } as const;
 
-export const stepSchema = {
+const stepSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -256,7 +256,7 @@ export const scenarioSchema = {
   },
 } as const;
 
-export interface Expectation {
+interface Expectation {
   status?: unknown;
   body?: unknown;
   headers?: Record<string, unknown>;
@@ -265,7 +265,7 @@ export interface Expectation {
 /** One step as written (before interpolation). Exactly one kind key is present. */
 export type Step = { name?: string; save?: string; expect?: Expectation; eventually?: number } & { [K in StepKind]?: unknown };
 
-export interface ScenarioFixtures {
+interface ScenarioFixtures {
   account?: { splitEnabled?: boolean; balance?: number; settleAfterSeconds?: number; autoPayAfterSeconds?: number | null };
   pixKeys?: Record<string, unknown>[];
   rules?: Record<string, unknown>[];

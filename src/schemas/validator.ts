@@ -154,7 +154,7 @@ export function ownWords(e: ErrorObject): string {
   }
 }
 
-export function toDetails(errors: ErrorObject[] | null | undefined, prefix = ''): ErrorDetail[] {
+function toDetails(errors: ErrorObject[] | null | undefined, prefix = ''): ErrorDetail[] {
   const seen = new Set<string>();
   const out: ErrorDetail[] = [];
   for (const e of errors ?? []) {

@@ -7,9 +7,8 @@ import type { BodyCheck } from './checks.js';
 import type { Validated } from './from-schema.js';
 import { oneOfWords, uuidParam as uuid } from './helpers.js';
 
-export { WEBHOOK_FAULT_ACTIONS } from '../domain/vocabulary.js';
 /** the longest `delay`: 30 days, the longest a charge can wait too */
-export const MAX_DELAY_SECONDS = 2_592_000;
+const MAX_DELAY_SECONDS = 2_592_000;
 
 export const webhookFaultInputSchema = {
   type: 'object',

@@ -1,11 +1,11 @@
-// Charges applied to the store: each function runs inside one `store.commit`, checks the
-// transition table, moves money through the ledger and emits the event in the same commit.
+// Charges: POST /v1/banking/cash-in/pix (cashIn), and each later transition applied inside one
+// `store.commit` (pay, expire, cancel: by the clock, an outcome rule or the control API), checked by
+// the transition table, moving money through the ledger and emitting the event in the same commit.
 import type { AppContext } from '../context.js';
 import { buildDynamicBrCode } from '../domain/brcode.js';
 import {
   autoPayOutcome,
   buildCharge,
-  cashInIssues,
   chargeLocation,
   closedCharge,
   defaultPayer,
@@ -16,28 +16,16 @@ import {
 } from '../domain/charges.js';
 import { generateEndToEndId } from '../domain/end-to-end.js';
 import { notFound, SandboxError } from '../domain/errors.js';
-import { accountRef, entryFor, walletRef } from '../domain/ledger.js';
+import { entryFor, walletRef } from '../domain/ledger.js';
 import { scheduleOutcome } from '../domain/rules.js';
 import { computeSplits } from '../domain/splits.js';
 import type { CashInBody, SplitEntryBody } from '../schemas/public.js';
+import { renderQrDataUrl } from '../format/qr.js';
 import type { Account, Charge, LedgerRef, Party, SplitShare } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
+import { fundsRef, type Actor } from './banking.js';
 import { emitEvent } from './events.js';
 import { rulesInOrder } from './rules.js';
-
-/** Whose money: the account's main balance, or the merchant's main wallet. */
-export interface Actor {
-  accountId: string;
-  merchantId: string | null;
-}
-
-/** The ledger account that a transaction of this account (or merchant) credits or debits. */
-export function fundsRef(tx: Reads, accountId: string, merchantId: string | null): LedgerRef {
-  if (!merchantId) return accountRef(accountId);
-  const merchant = tx.merchants.get(merchantId);
-  if (!merchant) throw notFound(`merchant ${merchantId}`);
-  return walletRef(merchant.walletId);
-}
 
 /** Split shares (docs/decisions.md#d16-splits): feature, arithmetic, then every wallet of this account and ACTIVE. */
 function resolveSplits(tx: Reads, account: Readonly<Account>, amount: number, split: CashInBody['split']): SplitShare[] {
@@ -69,13 +57,28 @@ function resolveSplits(tx: Reads, account: Readonly<Account>, amount: number, sp
   return result.shares;
 }
 
-export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashInBody): Readonly<Charge> {
+/**
+ * POST /v1/banking/cash-in/pix (docs/api.md#charges-cash-in): the charge, WAITING_PAYMENT, with its
+ * BR Code and QR image. The body was validated once, when the handler read it: cashInSchema and its
+ * check (the customer's document, src/schemas/checks.ts). The change is applied at once; its PNG is
+ * drawn while the write is under way (and never stored: pixCode is enough), and the answer waits
+ * until the change is durable.
+ */
+export async function cashIn(ctx: AppContext, actor: Actor, body: CashInBody): Promise<{ charge: Readonly<Charge>; qrCode: string }> {
+  let charge: Readonly<Charge> | undefined;
+  const durable = ctx.store.commit((tx) => (charge = createCharge(tx, ctx, actor, body)));
+  // a refused change leaves `charge` unset and `durable` rejected
+  const qrCode = charge ? renderQrDataUrl(charge.pixCode) : '';
+  await durable;
+  return { charge: charge!, qrCode };
+}
+
+/** Inside the commit: the split shares, the fate of the charge (an outcome rule, else the account's auto-pay), its BR Code, the event. */
+function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashInBody): Readonly<Charge> {
   const account = tx.accounts.get(actor.accountId);
   if (!account) throw notFound(`account ${actor.accountId}`);
   const merchant = actor.merchantId ? tx.merchants.get(actor.merchantId) : undefined;
   if (actor.merchantId && !merchant) throw notFound(`merchant ${actor.merchantId}`);
-  const issues = cashInIssues(body);
-  if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `customer.document ${issues[0]!.message}`, issues);
   const split = resolveSplits(tx, account, body.amount, body.split);
 
   const now = ctx.clockOf(account.id).now();

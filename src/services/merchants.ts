@@ -1,45 +1,23 @@
 // Merchants (spec "Merchant", docs/decisions.md#d31-merchants): sub-accounts of an account, each with one
-// main wallet and its own credentials. Secrets are hashed before the commit (scrypt is
-// asynchronous and a commit must not await); everything else happens inside it.
+// main wallet and its own credentials; the use cases of /v1/merchants (an account token's) and the
+// operator's status change. Secrets are hashed before the commit (scrypt is asynchronous and a commit
+// must not await); everything else happens inside it.
 import type { AppContext } from '../context.js';
 import { generateClientId, generateSecret, hashSecret } from '../domain/credentials.js';
-import { declaredDocumentIssues } from '../domain/documents.js';
-import { SandboxError } from '../domain/errors.js';
+import { notFound, SandboxError } from '../domain/errors.js';
+import { walletRef } from '../domain/ledger.js';
+import { merchantTransition } from '../domain/transitions.js';
 import type { MerchantCreateBody, MerchantListQuery, MerchantPatchBody } from '../schemas/public.js';
-import type { DocumentType, Merchant, New, Wallet } from '../store/model.js';
+import type { Merchant, MerchantStatus, New, Wallet } from '../store/model.js';
 import { documentKey } from '../store/schema.js';
 import type { Reads, Tx } from '../store/store.js';
 import { clientIdTaken } from './accounts.js';
-
-export interface NewCredentials {
-  clientId: string;
-  /** shown once, in the creation answer; only its hash is stored */
-  clientSecret: string;
-  secretHash: string;
-}
-
-export async function newMerchantCredentials(random: () => number): Promise<NewCredentials> {
-  const clientSecret = generateSecret();
-  return { clientId: generateClientId('mch', random), clientSecret, secretHash: await hashSecret(clientSecret, 'generated') };
-}
-
-/** document_type agrees with the length, and the check digits are right (docs/api.md). */
-export function checkMerchantDocument(document: string, type: DocumentType): void {
-  const issues = declaredDocumentIssues(document, type);
-  if (issues.length > 0) throw new SandboxError('VALIDATION_ERROR', `${issues[0]!.path.slice(1)} ${issues[0]!.message}`, issues);
-}
 
 function assertDocumentFree(data: Reads, accountId: string, document: string): void {
   if (data.merchants.findOne('byDocument', documentKey(accountId, document)))
     throw new SandboxError('DOCUMENT_ALREADY_REGISTERED', `a merchant with document ${document} is already registered in this account`, [
       { path: '/document', message: 'is already registered' },
     ]);
-}
-
-/** The cheap checks, run before the scrypt hash so that a bad request costs nothing. */
-export function precheckMerchant(ctx: AppContext, accountId: string, body: MerchantCreateBody): void {
-  checkMerchantDocument(body.document, body.document_type);
-  assertDocumentFree(ctx.store, accountId, body.document);
 }
 
 export interface MerchantFields extends MerchantCreateBody {
@@ -72,30 +50,30 @@ export function merchantRecords(f: MerchantFields, now: string): { merchant: New
   return { merchant, wallet };
 }
 
-export function createMerchant(
-  tx: Tx,
+/**
+ * POST /v1/merchants: an ACTIVE merchant, its main wallet and its credentials (the secret shown once,
+ * in the answer). The body was validated once, when the handler read it: merchantCreateSchema and its
+ * check (document_type against the document, its check digits: src/schemas/checks.ts). A document
+ * already registered in the account is refused before the scrypt hash, so a refused request costs
+ * nothing, and again inside the commit, since another request may have taken it meanwhile.
+ */
+export async function createMerchant(
   ctx: AppContext,
   accountId: string,
   body: MerchantCreateBody,
-  creds: Omit<NewCredentials, 'clientSecret'>,
-): { merchant: Readonly<Merchant>; wallet: Readonly<Wallet> } {
-  checkMerchantDocument(body.document, body.document_type);
-  // checked again inside the commit: another request may have taken the document meanwhile
-  assertDocumentFree(tx, accountId, body.document);
-  if (clientIdTaken(tx, creds.clientId)) throw new Error('generated client_id collides');
-  const { merchant, wallet } = merchantRecords(
-    {
-      id: ctx.newId(),
-      walletId: ctx.newId(),
-      accountId,
-      ...body,
-      status: 'ACTIVE',
-      clientId: creds.clientId,
-      secretHash: creds.secretHash,
-    },
-    ctx.clockOf(accountId).nowIso(),
-  );
-  return { merchant: tx.put('merchants', merchant), wallet: tx.put('wallets', wallet) };
+): Promise<{ merchant: Readonly<Merchant>; wallet: Readonly<Wallet>; clientSecret: string }> {
+  assertDocumentFree(ctx.store, accountId, body.document);
+  const clientSecret = generateSecret();
+  const clientId = generateClientId('mch', ctx.random.next);
+  const secretHash = await hashSecret(clientSecret, 'generated');
+  const created = await ctx.store.commit((tx) => {
+    assertDocumentFree(tx, accountId, body.document);
+    if (clientIdTaken(tx, clientId)) throw new Error('generated client_id collides');
+    const fields = { id: ctx.newId(), walletId: ctx.newId(), accountId, ...body, status: 'ACTIVE' as const, clientId, secretHash };
+    const { merchant, wallet } = merchantRecords(fields, ctx.clockOf(accountId).nowIso());
+    return { merchant: tx.put('merchants', merchant), wallet: tx.put('wallets', wallet) };
+  });
+  return { ...created, clientSecret };
 }
 
 /** A merchant of the account; another account's merchant is 404, never 403 (docs/decisions.md#d2-merchants-are-principals). */
@@ -105,18 +83,48 @@ export function merchantOfAccount(data: Reads, accountId: string, merchantId: st
   return m;
 }
 
+/** GET /v1/merchants/{merchantId}: the account's merchant with its wallets (main first) and their balances. */
+export function merchantWithWallets(
+  data: Reads,
+  accountId: string,
+  merchantId: string,
+): { merchant: Readonly<Merchant>; wallets: { wallet: Readonly<Wallet>; balance: number }[] } {
+  const merchant = merchantOfAccount(data, accountId, merchantId);
+  const wallets = walletsOf(data, merchant).map((wallet) => ({ wallet, balance: data.balances.of(walletRef(wallet.id)) }));
+  return { merchant, wallets };
+}
+
+/** PATCH /v1/merchants/{merchantId}: name, email, phone (document, document_type and status never change here: the schema refuses them). */
 export function updateMerchant(
-  tx: Tx,
   ctx: AppContext,
   accountId: string,
   merchantId: string,
   patch: MerchantPatchBody,
-): Readonly<Merchant> {
-  const before = merchantOfAccount(tx, accountId, merchantId);
-  const after: Merchant = { ...before, updatedAt: ctx.clockOf(before.accountId).nowIso() };
-  if (patch.name !== undefined) after.name = patch.name;
-  if (patch.email !== undefined) after.email = patch.email;
-  if (patch.phone !== undefined) after.phone = patch.phone;
+): Promise<Readonly<Merchant>> {
+  return ctx.store.commit((tx) => {
+    const before = merchantOfAccount(tx, accountId, merchantId);
+    const after: Merchant = { ...before, updatedAt: ctx.clockOf(before.accountId).nowIso() };
+    if (patch.name !== undefined) after.name = patch.name;
+    if (patch.email !== undefined) after.email = patch.email;
+    if (patch.phone !== undefined) after.phone = patch.phone;
+    return tx.put('merchants', after);
+  });
+}
+
+/**
+ * The operator's status change (docs/decisions.md#d3-merchant-status-is-the-operators), by the
+ * transition table. Only the status moves; its effects follow from it wherever they apply: the token
+ * endpoint refuses an inactive merchant, authentication refuses its live tokens, and a split to its
+ * wallet is refused when a charge is created.
+ */
+export function setMerchantStatus(tx: Tx, ctx: AppContext, id: string, status: MerchantStatus): Readonly<Merchant> {
+  const before = tx.merchants.get(id);
+  if (!before) throw notFound(`merchant ${id}`);
+  const after: Merchant = {
+    ...before,
+    status: merchantTransition(before.status, status),
+    updatedAt: ctx.clockOf(before.accountId).nowIso(),
+  };
   return tx.put('merchants', after);
 }
 

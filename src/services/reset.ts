@@ -13,7 +13,7 @@ import { emptyData } from '../store/model.js';
 import { ensureConfigEndpoint } from './webhook-endpoints.js';
 
 /** The fixture sets shipped in the package's fixtures/ folder, by name. */
-export async function shippedFixtureSets(): Promise<string[]> {
+async function shippedFixtureSets(): Promise<string[]> {
   const files = await readdir(packagePath('fixtures')).catch(() => [] as string[]);
   return files
     .filter((f) => f.endsWith('.json'))

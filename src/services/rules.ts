@@ -18,7 +18,7 @@ export function buildRule(input: RuleInput, fallbackId: string, now: string): Ne
 export const rulesInOrder = (data: Reads): Iterable<Readonly<Rule>> => data.rules.scan({ order: 'oldest' });
 
 /** Checks what the schema cannot say; throws a VALIDATION_ERROR. */
-export function checkRule(input: RuleInput): void {
+function checkRule(input: RuleInput): void {
   const { match, outcome } = input;
   if (match.amountMin !== undefined && match.amountMax !== undefined && match.amountMin > match.amountMax)
     throw new SandboxError('VALIDATION_ERROR', 'match.amountMin must not exceed match.amountMax', [

@@ -64,13 +64,6 @@ export async function hashFixtureSecrets(f: Fixtures): Promise<Map<string, strin
   return hashes;
 }
 
-export interface SeedOptions {
-  /** overrides of the first account's credentials (configuration) */
-  clientId?: string | null;
-  clientSecret?: string | null;
-  webhookUrl?: string | null;
-}
-
 export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: string, newId: () => string): void {
   const sandboxMs = Date.parse(now);
   for (const fa of f.accounts) {

@@ -1,8 +1,10 @@
-// Transfers applied to the store: the debit at creation (so the balance reflects it at once),
-// settlement by the key directory and outcome rules, and the credit back when one fails.
+// Transfers: POST /v1/banking/cash-out/pix (cashOut: the debit at creation, so the balance reflects it
+// at once, under the idempotency of docs/decisions.md#d27-idempotency-of-cash-out), settlement by the
+// key directory and outcome rules when the clock says so, and the credit back when one fails.
 import type { AppContext } from '../context.js';
 import { generateEndToEndId, SANDBOX_ISPB } from '../domain/end-to-end.js';
 import { notFound } from '../domain/errors.js';
+import { bodyHash, buildIdempotencyRecord, idempotencyDecision, idempotencyRecordId } from '../domain/idempotency.js';
 import { entryFor } from '../domain/ledger.js';
 import { scheduleOutcome } from '../domain/rules.js';
 import {
@@ -10,28 +12,60 @@ import {
   completedTransfer,
   failedTransfer,
   keyOwner,
-  parseCashOutAmount,
   settlementOf,
   transferDetailsOf,
   type Receiver,
 } from '../domain/transfers.js';
+import { formatCashOut } from '../format/transactions.js';
 import type { CashOutBody } from '../schemas/public.js';
 import type { LedgerRef, PixKeyEntry, Transfer, TransferDetails } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
-import { fundsRef, type Actor } from './charges.js';
+import { fundsRef, type Actor } from './banking.js';
 import { emitEvent } from './events.js';
 import { rulesInOrder } from './rules.js';
 
 const balanceOf = (tx: Tx) => (ref: LedgerRef) => tx.balances.of(ref);
 
-/** PROCESSING, with the amount already debited; INSUFFICIENT_FUNDS creates nothing. */
-export function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody, idempotencyKey: string): Readonly<Transfer> {
+/** The answer to a cash-out: a replay answers what the first request with its key was answered. */
+export interface CashOutAnswer {
+  replayed: boolean;
+  statusCode: number;
+  /** formatCashOut's answer, or the one stored with the key */
+  body: unknown;
+}
+
+/**
+ * POST /v1/banking/cash-out/pix. `key` is the x-idempotency-key (a UUID, read by the handler before the
+ * body); the body was validated once, when the handler read it: cashOutSchema and its check (the
+ * amount's ceiling, the key against its type, the recipient's document: src/schemas/checks.ts).
+ * In one atomic change: the idempotency decision (a live record of the key with the same body replays
+ * its answer; another body is IDEMPOTENCY_KEY_REUSED), then the transfer (funds, rules, the record, the
+ * debit, the event), then the record of the key with the answer. A duplicate that arrives at the same
+ * instant finds that record at once and can never create a second transfer; a replay changes nothing,
+ * yet its commit still waits for any write under way (the original's), so it never answers before the
+ * transfer it repeats is durable. A refused request (INSUFFICIENT_FUNDS) leaves no record of its key.
+ */
+export function cashOut(ctx: AppContext, actor: Actor, key: string, body: CashOutBody): Promise<CashOutAnswer> {
+  const principalId = actor.merchantId ?? actor.accountId;
+  const hash = bodyHash(body);
+  return ctx.store.commit((tx) => {
+    const now = ctx.clockOf(actor.accountId).now(); // one instant for the whole change
+    const decision = idempotencyDecision(tx.idempotency.get(idempotencyRecordId(principalId, key)), hash, now.toISOString());
+    if (decision.kind === 'replay') return { replayed: true, statusCode: decision.statusCode, body: decision.body };
+    const created = formatCashOut(createTransfer(tx, ctx, actor, body, key, now));
+    const record = { principalId, accountId: actor.accountId, key, bodyHash: hash, statusCode: 201, body: created, now };
+    tx.put('idempotency', buildIdempotencyRecord(record));
+    return { replayed: false, statusCode: 201, body: created };
+  });
+}
+
+/** Inside the commit: PROCESSING, with the amount already debited (INSUFFICIENT_FUNDS creates nothing), its fate by the outcome rules. */
+function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody, idempotencyKey: string, now: Date): Readonly<Transfer> {
   const account = tx.accounts.get(actor.accountId);
   if (!account) throw notFound(`account ${actor.accountId}`);
-  const amount = parseCashOutAmount(body.amount);
+  const amount = Number(body.amount); // digits, at most MAX_AMOUNT: the schema and its check said so
   const details = transferDetailsOf(body.details);
   const from = fundsRef(tx, actor.accountId, actor.merchantId);
-  const now = ctx.clockOf(account.id).now();
   const nowIso = now.toISOString();
   const id = ctx.newId();
   const debit = entryFor(balanceOf(tx), { from, to: 'world', amount, kind: 'CASH_OUT', transactionId: id }, ctx.newId(), nowIso);
@@ -63,7 +97,7 @@ export function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: Cash
   return transfer;
 }
 
-export function getTransfer(tx: Reads, id: string): Readonly<Transfer> {
+function getTransfer(tx: Reads, id: string): Readonly<Transfer> {
   const t = tx.transactions.get(id);
   if (!t || t.type !== 'CASH_OUT') throw notFound(`transfer ${id}`);
   return t;
@@ -101,10 +135,6 @@ export function settleTransferAt(tx: Tx, ctx: AppContext, id: string, at: Date):
   const t = getTransfer(tx, id);
   const s = settlementOf(t, directoryEntry(tx, t.details));
   return s.status === 'COMPLETED' ? complete(tx, ctx, t, s.receiver, at) : fail(tx, ctx, t, s.error, at);
-}
-
-export function settleTransfer(tx: Tx, ctx: AppContext, id: string): Readonly<Transfer> {
-  return settleTransferAt(tx, ctx, id, ctx.clockOf(getTransfer(tx, id).accountId).now());
 }
 
 /** Forced COMPLETED whatever the directory says; the receiver still comes from it (or the owner rules). */

@@ -16,7 +16,7 @@ export interface EndpointInput {
   secret?: string;
 }
 
-export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+const newSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
 
 export function createEndpoint(tx: Tx, ctx: AppContext, input: EndpointInput): Readonly<WebhookEndpoint> {
   const accountId = input.accountId?.toLowerCase() ?? defaultAccount(tx)?.id;

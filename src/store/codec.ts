@@ -11,8 +11,6 @@
 import { PackedReader } from './codec-read.js';
 import { T, uuidToBytes, type Tables } from './codec-format.js';
 
-export { uuidFromBytes, uuidToBytes } from './codec-format.js';
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const UUID_INSIDE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

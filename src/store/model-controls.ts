@@ -1,11 +1,9 @@
 // What testers set up to steer the sandbox: the PIX key directory, outcome rules, and HTTP faults.
 // Part of the one data model (./model.ts re-exports it). Keys and rules are declared by their
 // JSON Schemas in src/schemas/records.ts (the control API shows them from the same schemas).
-import type { Wire } from '../schemas/from-schema.js';
-import type { pixKeyOwnerSchema, pixKeyRecordSchema, ruleRecordSchema } from '../schemas/records.js';
+import type { pixKeyRecordSchema, ruleRecordSchema } from '../schemas/records.js';
 import type { Stored, StoredAs } from './model-meta.js';
 
-export type PixKeyOwner = Wire<typeof pixKeyOwnerSchema>;
 export type PixKeyEntry = StoredAs<typeof pixKeyRecordSchema>;
 
 export type Rule = StoredAs<typeof ruleRecordSchema>;

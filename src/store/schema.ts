@@ -103,12 +103,12 @@ export const SCHEMA = {
 
 type IndexesOf<C extends CollectionName> = (typeof SCHEMA)[C]['indexes'];
 /** The key indexes declared for a collection. */
-export type KeyIndexOf<C extends CollectionName> = {
+type KeyIndexOf<C extends CollectionName> = {
   [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends KeyIndexSpec<never> ? I : never;
 }[keyof IndexesOf<C>] &
   string;
 /** The grouped ordered indexes declared for a collection. */
-export type GroupIndexOf<C extends CollectionName> = {
+type GroupIndexOf<C extends CollectionName> = {
   [I in keyof IndexesOf<C>]: IndexesOf<C>[I] extends GroupOrderIndexSpec<never> ? I : never;
 }[keyof IndexesOf<C>] &
   string;

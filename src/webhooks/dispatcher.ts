@@ -25,7 +25,7 @@ const MAX_ROUNDS = 50;
 const MAX_WALK_ROUNDS = 100_000;
 const PRUNE_EVERY_MS = 10_000;
 
-export class Dispatcher implements Worker {
+class Dispatcher implements Worker {
   readonly #ctx: AppContext;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
@@ -200,4 +200,17 @@ export class Dispatcher implements Worker {
     if (this.#ctx.walking.has(d.accountId)) store.apply(record);
     else await store.commit(record);
   }
+}
+
+/**
+ * Webhooks in a booting sandbox: the --webhook-url endpoint made to agree with the configuration, and
+ * the dispatcher registered as a worker, which sends at once what an earlier run left pending.
+ * Returns the lines of the start-up banner.
+ */
+export async function startWebhooks(ctx: AppContext): Promise<string[]> {
+  const endpoint = await ctx.store.commit((tx) => ensureConfigEndpoint(tx, ctx));
+  const dispatcher = new Dispatcher(ctx);
+  ctx.workers.push(dispatcher);
+  dispatcher.start();
+  return endpoint ? [`webhook: ${endpoint.url} (endpoint ${endpoint.id}, secret ${endpoint.secret})`] : [];
 }

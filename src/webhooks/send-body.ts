@@ -15,7 +15,7 @@ import { send, webhookHeaders } from './send.js';
 import { signatureHeader } from '../domain/webhook-signature.js';
 
 /** sends kept in the log (oldest removed first) */
-export const MAX_SENDS_KEPT = 1000;
+const MAX_SENDS_KEPT = 1000;
 
 const eventIdOf = (body: unknown): string | undefined => {
   const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;

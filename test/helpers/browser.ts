@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestSandbox } from './sandbox.js';
 
-export const CUSTOMER = { name: 'Cliente Teste', document: '12345678909' };
+const CUSTOMER = { name: 'Cliente Teste', document: '12345678909' };
 
 export async function createCharge(sb: TestSandbox, token: string, amount: number, extra: Record<string, unknown> = {}) {
   const r = await sb.request('POST', '/v1/banking/cash-in/pix', {

@@ -213,7 +213,7 @@ function realParam(route: string, name: string, ids: Ids, rand: () => number): s
 }
 
 /** Path parameter values that no route may accept (400 or 404), encoded for a URL. */
-export const BAD_PARAMS = [
+const BAD_PARAMS = [
   'not-a-uuid',
   '00000000-0000-4000-8000-00000000000Z',
   '00000000-0000-4000-8000-0000000000001',
@@ -269,7 +269,7 @@ const UNICODE = [
 ];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', '__defineGetter__', 'hasOwnProperty', 'toString', 'valueOf'];
 
-export function hostileString(rand: () => number): string {
+function hostileString(rand: () => number): string {
   const r = rand();
   if (r < 0.2) return pick(rand, LONE_SURROGATES);
   if (r < 0.55) return pick(rand, UNICODE) + pick(rand, UNICODE);
@@ -318,13 +318,13 @@ function withRawKey(json: string, key: string, valueJson: string): string {
   return `{${JSON.stringify(key)}:${valueJson}${inner ? `,${inner}` : ''}}`;
 }
 
-export function deepNest(depth: number, kind: 'object' | 'array'): string {
+function deepNest(depth: number, kind: 'object' | 'array'): string {
   return kind === 'object' ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}1${']'.repeat(depth)}`;
 }
 
 // ---------- auth ----------
 
-export function badAuthorization(ids: Ids, rand: () => number): string {
+function badAuthorization(ids: Ids, rand: () => number): string {
   const now = Math.floor(Date.now() / 1000);
   const options = [
     () => 'Bearer',

@@ -3,15 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import jsQRImport from 'jsqr';
 import { PNG } from 'pngjs';
-import { generateCnpj, generateCpf } from '../../src/domain/documents.js';
+import { generateCnpj } from '../../src/domain/documents.js';
 import type { TestSandbox } from './sandbox.js';
 
 type JsQR = typeof jsQRImport.default;
 // jsqr's types declare an ES default export, but its UMD bundle sets module.exports to the function.
 const jsQR: JsQR = (jsQRImport as unknown as { default?: JsQR }).default ?? (jsQRImport as unknown as JsQR);
 
-export const cpf = (): string => generateCpf(Math.random);
-export const cnpj = (): string => generateCnpj(Math.random);
+const cnpj = (): string => generateCnpj(Math.random);
 
 /** The text of the QR code in a `data:image/png;base64,` URL, or null. */
 export function decodeQrDataUrl(url: string): string | null {

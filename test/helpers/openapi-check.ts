@@ -13,7 +13,7 @@ import { OPERATIONS } from '../../src/operations.js';
 import { errorSchema } from '../../src/schemas/responses.js';
 import { packagePath } from '../../src/paths.js';
 
-export const CHECK_MODE = (process.env.PIX_OPENAPI_CHECK ?? 'strict') as 'strict' | 'warn' | 'off';
+const CHECK_MODE = (process.env.PIX_OPENAPI_CHECK ?? 'strict') as 'strict' | 'warn' | 'off';
 
 type HeaderObject = { required?: boolean; schema: { type?: unknown }; $ref?: string };
 type ResponseObject = { content?: Record<string, unknown>; headers?: Record<string, HeaderObject> };

@@ -83,7 +83,7 @@ function groupAlive(pgid: number): boolean {
 }
 
 /** The processes of a group still running, from /proc (zombies, already dead, are not counted). */
-export async function groupMembers(pgid: number): Promise<string[]> {
+async function groupMembers(pgid: number): Promise<string[]> {
   const { readdir, readFile } = await import('node:fs/promises');
   const out: string[] = [];
   for (const pid of await readdir('/proc')) {
@@ -96,7 +96,7 @@ export async function groupMembers(pgid: number): Promise<string[]> {
   return out;
 }
 
-export function portFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+function portFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.createServer();
     s.once('error', () => resolve(false));

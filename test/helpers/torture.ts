@@ -11,7 +11,7 @@ import type { StoreData } from '../../src/store/data.js';
 import type { Data, LedgerEntry } from '../../src/store/model.js';
 import { WalAdapter } from '../../src/store/wal-adapter.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'dist/bin/pix-sandbox.js'); // the command as shipped (bundled by npm run build)
 
 /** A size knob: the environment variable's integer value, else the bounded CI default. */
@@ -44,16 +44,6 @@ export function cpf(rand: () => number): string {
   return checkDigits(base, [
     [10, 9, 8, 7, 6, 5, 4, 3, 2],
     [11, 10, 9, 8, 7, 6, 5, 4, 3, 2],
-  ]);
-}
-
-/** A CNPJ with valid check digits. */
-export function cnpj(rand: () => number): string {
-  const base = Array.from({ length: 12 }, () => Math.floor(rand() * 10));
-  if (base.every((x) => x === base[0])) base[0] = (base[0]! + 1) % 10;
-  return checkDigits(base, [
-    [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
-    [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
   ]);
 }
 

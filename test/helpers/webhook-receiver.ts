@@ -14,7 +14,7 @@ export interface Received {
   answeredAt: number | null;
 }
 
-export type Behaviour = (n: number, r: Received) => { status?: number; delayMs?: number } | void;
+type Behaviour = (n: number, r: Received) => { status?: number; delayMs?: number } | void;
 
 export interface Receiver {
   url: string;

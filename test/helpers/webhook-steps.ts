@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestSandbox } from './sandbox.js';
 
 export const CPF_A = '52998224725';
-export const CPF_B = '11144477735';
+const CPF_B = '11144477735';
 
 export async function cashIn(sb: TestSandbox, token: string, amount = 1500): Promise<string> {
   const r = await sb.request('POST', '/v1/banking/cash-in/pix', {

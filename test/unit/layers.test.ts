@@ -68,4 +68,13 @@ describe('the layers', () => {
       .map((i) => `${i.f} → ${i.target}`);
     expect(outside).toEqual([]);
   });
+
+  it('a handler module of the public API imports no other: what two share lives in a service or in http', () => {
+    const siblings = files
+      .filter((f) => f.startsWith('api/'))
+      .flatMap((f) => importsOf(f).map((i) => ({ f, ...i })))
+      .filter((i) => i.target.startsWith('api/'))
+      .map((i) => `${i.f} → ${i.target}`);
+    expect(siblings).toEqual([]);
+  });
 });

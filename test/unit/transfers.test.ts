@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isValidCpf } from '../../src/domain/documents.js';
 import { SandboxError } from '../../src/domain/errors.js';
-import {
-  buildTransfer,
-  completedTransfer,
-  failedTransfer,
-  keyOwner,
-  parseCashOutAmount,
-  settlementOf,
-  transferDetailsOf,
-} from '../../src/domain/transfers.js';
+import { buildTransfer, completedTransfer, failedTransfer, keyOwner, settlementOf, transferDetailsOf } from '../../src/domain/transfers.js';
 import { seededRandom } from '../../src/domain/random.js';
+import { cashOutChecks } from '../../src/schemas/checks.js';
+import { cashOutSchema, type CashOutBody } from '../../src/schemas/public.js';
+import { validateBody } from '../../src/schemas/validator.js';
 import type { New, PixKeyEntry, TransferDetails } from '../../src/store/model.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -51,12 +46,17 @@ const entry = (key: string, keyType: PixKeyEntry['keyType'], document: string, e
   ...extra,
 });
 
-describe('parseCashOutAmount', () => {
-  it('reads a string of cents up to 1,000,000,000', () => {
-    expect(parseCashOutAmount('1500')).toBe(1_500);
-    expect(parseCashOutAmount('1000000000')).toBe(1_000_000_000);
+/** A cash-out body validated as the route validates it, once: its schema and its check (the rules a schema cannot say). */
+const checkedCashOut = (amount: string, details: { name: string; key: string; keyType: string; document?: string }) =>
+  validateBody<CashOutBody>(cashOutSchema, { type: 'pix_key', description: 'rent', amount, details }, cashOutChecks);
+const checkedDetails = (details: { name: string; key: string; keyType: string; document?: string }) => checkedCashOut('1500', details);
+
+describe('the amount of a cash-out', () => {
+  it('is a string of cents up to 1,000,000,000', () => {
+    expect(Number(checkedCashOut('1500', { name: 'A', key: CPF, keyType: 'CPF' }).amount)).toBe(1_500);
+    expect(Number(checkedCashOut('1000000000', { name: 'A', key: CPF, keyType: 'CPF' }).amount)).toBe(1_000_000_000);
     for (const bad of ['1000000001', '9999999999', '0', '01', '15.00']) {
-      const e = errorOf(() => parseCashOutAmount(bad));
+      const e = errorOf(() => checkedCashOut(bad, { name: 'A', key: CPF, keyType: 'CPF' }));
       expect(e.code).toBe('VALIDATION_ERROR');
       expect(e.message).toMatch(/string of cents/);
     }
@@ -84,7 +84,9 @@ describe('transferDetailsOf', () => {
       '123e4567-e89b-12d3-a456-426614174000',
     );
   });
+});
 
+describe('the recipient of a cash-out (judged once, by the check beside the schema)', () => {
   it.each([
     ['CPF', '52998224724', /CPF/],
     ['CPF', '11111111111', /CPF/],
@@ -96,14 +98,14 @@ describe('transferDetailsOf', () => {
     ['PHONE', '+55119876543', /\+55/],
     ['RANDOM', '123e4567e89b12d3a456426614174000', /UUID/],
   ])('refuses a %s key %s', (keyType, key, message) => {
-    const e = errorOf(() => transferDetailsOf({ name: 'A', key, keyType }));
+    const e = errorOf(() => checkedDetails({ name: 'A', key, keyType }));
     expect(e.code).toBe('VALIDATION_ERROR');
     expect(e.details).toEqual([{ path: '/details/key', message: expect.stringMatching(message) }]);
     expect(e.message).toMatch(/^details\.key /);
   });
 
   it('refuses a document with wrong check digits and an unknown key type, all at once', () => {
-    const e = errorOf(() => transferDetailsOf({ name: 'A', key: CPF, keyType: 'IBAN', document: '52998224724' }));
+    const e = errorOf(() => checkedDetails({ name: 'A', key: CPF, keyType: 'IBAN', document: '52998224724' }));
     expect(e.details.map((d) => d.path)).toEqual(['/details/keyType', '/details/document']);
   });
 });

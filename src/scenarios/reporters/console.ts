@@ -13,7 +13,7 @@ export interface Painter {
   bold(s: string): string;
 }
 
-export function painter(stream: Writable): Painter {
+function painter(stream: Writable): Painter {
   const on = (stream as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;
   const wrap = (a: number, b: number) => (s: string) => (on ? `\x1b[${a}m${s}\x1b[${b}m` : s);
   return { red: wrap(31, 39), green: wrap(32, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
@@ -53,7 +53,7 @@ export function failureLines(f: StepFailure, p: Painter): string[] {
   return lines;
 }
 
-export function scenarioBlock(r: ScenarioResult, done: number, total: number, p: Painter): string {
+function scenarioBlock(r: ScenarioResult, done: number, total: number, p: Painter): string {
   const secs = (r.durationMs / 1000).toFixed(2);
   const head = `[${done}/${total}] ${r.status === 'passed' ? p.green('✓') : p.red('✗')} ${r.name} ${p.dim(`(${r.file}, ${secs} s)`)}`;
   if (r.status === 'passed') return head;
