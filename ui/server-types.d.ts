@@ -10,8 +10,7 @@ import type {
   formatRule,
   formatTransactionDetail,
 } from '../src/format/control.js';
-import type { formatDelivery, formatEndpoint } from '../src/webhooks/format.js';
-import type { formatWebhookFault } from '../src/webhooks/fault-format.js';
+import type { formatDelivery, formatEndpoint, formatWebhookFault } from '../src/format/webhooks.js';
 import type { Party, Transaction as StoredTransaction } from '../src/store/model.js';
 
 export type { ClockView, Party };
