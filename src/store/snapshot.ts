@@ -42,7 +42,10 @@ export function captureOf(data: StoreData, wal: number): SnapshotSource {
   return { meta: { ...data.meta }, wal, collections };
 }
 
-/** The snapshot source of plain data (a store made by a tool, such as the bench's seed). */
+/**
+ * The snapshot source of plain data (a store made by a tool, such as the bench's seed).
+ * @public bench/lib/seed-db.mjs imports it from dist/, which knip cannot follow on a clean clone.
+ */
 export function sourceOf(data: Data, wal = 0): SnapshotSource {
   return { meta: data.meta, wal, collections: COLLECTIONS.map((name) => ({ name, records: () => Object.entries(data[name] ?? {}) })) };
 }
