@@ -12,7 +12,7 @@
 //   node scripts/build-state.mjs ensure   build (npm run build) unless the record matches the sources
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +22,7 @@ const PENDING = `${RECORD}.pending`;
 const BIN = path.join(ROOT, 'dist', 'bin', 'pix-sandbox.js');
 
 /** The build's input files, relative to the root, sorted. */
-export function buildInputs() {
+function buildInputs() {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const scripts = [...(pkg.scripts?.build ?? '').matchAll(/\bscripts\/[\w./-]+\.m?js\b/g)].map((m) => m[0]);
   const src = readdirSync(path.join(ROOT, 'src'), { recursive: true, withFileTypes: true })
@@ -37,7 +37,7 @@ export function buildInputs() {
   return [...new Set([...src, ...top, ...scripts])].filter((f) => existsSync(path.join(ROOT, f))).sort();
 }
 
-export function fingerprint() {
+function fingerprint() {
   const hash = createHash('sha256');
   for (const f of buildInputs())
     hash
@@ -48,13 +48,13 @@ export function fingerprint() {
 }
 
 /** null when dist/ holds a complete build of the sources as they are; otherwise why not. */
-export function staleness() {
+function staleness() {
   if (!existsSync(BIN) || !existsSync(RECORD)) return 'there is no complete build in dist/';
   return readFileSync(RECORD, 'utf8').trim() === fingerprint() ? null : 'the sources changed since dist/ was built';
 }
 
 /** Builds unless dist/ is current; says so on stderr when it builds. Returns the exit status. */
-export function ensureBuilt() {
+function ensureBuilt() {
   const why = staleness();
   if (!why) return 0;
   process.stderr.write(`pix-sandbox: ${why}: building first (npm run build)\n`);
@@ -62,18 +62,16 @@ export function ensureBuilt() {
   return r.status ?? 1;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const step = process.argv[2];
-  if (step === 'begin') {
-    rmSync(RECORD, { force: true });
-    mkdirSync(path.dirname(PENDING), { recursive: true });
-    writeFileSync(PENDING, `${fingerprint()}\n`);
-  } else if (step === 'end') {
-    renameSync(PENDING, RECORD);
-  } else if (step === 'ensure') {
-    process.exitCode = ensureBuilt();
-  } else {
-    console.error('usage: node scripts/build-state.mjs begin | end | ensure');
-    process.exitCode = 2;
-  }
+const step = process.argv[2];
+if (step === 'begin') {
+  rmSync(RECORD, { force: true });
+  mkdirSync(path.dirname(PENDING), { recursive: true });
+  writeFileSync(PENDING, `${fingerprint()}\n`);
+} else if (step === 'end') {
+  renameSync(PENDING, RECORD);
+} else if (step === 'ensure') {
+  process.exitCode = ensureBuilt();
+} else {
+  console.error('usage: node scripts/build-state.mjs begin | end | ensure');
+  process.exitCode = 2;
 }
