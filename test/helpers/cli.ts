@@ -4,9 +4,9 @@
 import { execFile } from 'node:child_process';
 import { packagePath } from '../../src/paths.js';
 
-export const BIN = packagePath('dist', 'bin', 'pix-sandbox.js');
+const BIN = packagePath('dist', 'bin', 'pix-sandbox.js');
 
-export interface CliResult {
+interface CliResult {
   code: number;
   stdout: string;
   stderr: string;

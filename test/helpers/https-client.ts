@@ -6,7 +6,7 @@ import { DEFAULT_CLIENT } from './sandbox.js';
 
 export const TOKEN_BODY = { grant_type: 'client_credentials', ...DEFAULT_CLIENT };
 
-export interface HttpsAnswer {
+interface HttpsAnswer {
   status: number;
   body: any;
   fingerprint256: string;

@@ -3,7 +3,7 @@
 // test that needs it instead of leaving an `it.each` with nothing to run.
 import { readFileSync } from 'node:fs';
 
-export interface PixVectors {
+interface PixVectors {
   crc16_ccitt_false: { input: string; crc: string }[];
   brcode_valid: { note: string; code: string }[];
   brcode_invalid: { note: string; code: string }[];
