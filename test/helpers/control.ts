@@ -42,7 +42,7 @@ export async function newestTransaction(sb: TestSandbox, query = ''): Promise<st
 export const reset = (sb: TestSandbox, fixtures?: unknown) =>
   control(sb, 'POST', '/_sandbox/reset', fixtures === undefined ? undefined : { fixtures });
 
-export const CUSTOMER = { name: 'Cliente Teste', document: '12345678909' };
+const CUSTOMER = { name: 'Cliente Teste', document: '12345678909' };
 
 export async function createCharge(sb: TestSandbox, token: string, amount: number, extra: Record<string, unknown> = {}) {
   const r = await sb.request('POST', '/v1/banking/cash-in/pix', {
