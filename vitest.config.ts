@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two projects (docs/contributing.md#test):
@@ -8,7 +9,13 @@ import { defineConfig } from 'vitest/config';
 // - slow: what needs the build or other processes: test/e2e (the built command in child processes,
 //   Chromium), test/build (what npm run build writes), test/torture (crashes, outages, sizes). Its
 //   global setup builds dist/ first when the sources changed since the last build.
-// `npm test` runs both; the packed-install test has its own config (vitest.install.config.ts).
+// `npm test` runs both, the fast project first; the packed-install test has its own config
+// (vitest.install.config.ts).
+// The fast tests wait on real time (the tick, webhook attempts, scenario steps) about as long as they
+// compute, so they get two workers even on 2 cores (vitest's default there is one): one runs while the
+// other waits. The slow ones keep the default: their child processes need the cores.
+const FAST_WORKERS = Math.max(2, os.availableParallelism() - 1);
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -22,6 +29,8 @@ export default defineConfig({
           name: 'fast',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           isolate: false,
+          maxWorkers: FAST_WORKERS,
+          sequence: { groupOrder: 0 },
           setupFiles: ['test/helpers/in-process.ts'],
         },
       },
@@ -30,6 +39,7 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts', 'test/torture/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
           globalSetup: ['test/helpers/built.ts'],
         },
       },
