@@ -349,7 +349,7 @@ async function startup() {
     express: { args: [HELLO] },
     // the bare express app through npm: `npm start` of a package whose start script execs it
     npmExpress: { args: ['start', '--prefix', NPM_HELLO], npm: true },
-    // `npm start` on a built checkout, as a developer types it: prestart finds the build current
+    // `npm start` on a built checkout, as a developer types it: its start script finds the build current
     // (scripts/build-state.mjs), then the command runs in place of npm's shell
     npmStart: { args: ['start', '--', ...SERVE], npm: true },
     http: { args: [...FLAGS, BIN, 'serve', ...SERVE] },

@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** `node scripts/build-state.mjs ensure`, as prestart runs it: its exit code, what it said, and the builds so far. */
+/** `node scripts/build-state.mjs ensure`, as npm start runs it first: its exit code, what it said, and the builds so far. */
 async function ensure(env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['scripts/build-state.mjs', 'ensure'], {
     cwd: dir,

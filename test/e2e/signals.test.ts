@@ -27,7 +27,7 @@ async function expectAllGone(l: Launched, ports: number[]): Promise<void> {
 }
 
 describe('a signal stops the sandbox and leaves nothing behind', () => {
-  // a plain `npm start` on a built checkout: prestart finds the build current (scripts/build-state.mjs)
+  // a plain `npm start` on a built checkout: the start script finds the build current (scripts/build-state.mjs)
   // and ends; then npm, and the sandbox exec'd in place of npm's shell
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} to the pid of \`npm start\`: no process left, ports free within 5 s, exit 0`, async () => {
