@@ -16,7 +16,7 @@ RUN --mount=type=secret,id=npm_ca \
     if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi && \
     npm ci --no-audit --no-fund --loglevel=error
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/precompile-schemas.mjs scripts/bundle.mjs ./scripts/
+COPY scripts/build-state.mjs scripts/precompile-schemas.mjs scripts/bundle.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 

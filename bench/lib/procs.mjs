@@ -7,13 +7,14 @@ import net from 'node:net';
 import { DEFAULT_CLIENT, ROOT } from './harness.mjs';
 
 /**
- * Starts `node <args>` and resolves once it prints a URL ("listening on http://…"), or once
- * `url` answers when the program prints none. Output is kept for error messages.
+ * Starts `node <args>` (or `command <args>`, such as npm) and resolves once it prints a URL
+ * ("listening on http://…"), or once `url` answers when the program prints none. Output is kept for
+ * error messages.
  */
-export function startNode(args, { env = {}, url = null, timeoutMs = 120_000 } = {}) {
+export function startNode(args, { env = {}, url = null, timeoutMs = 120_000, command = process.execPath, baseEnv = process.env } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...baseEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let done = false;
     const finish = (value, err) => {
@@ -46,6 +47,12 @@ export function startNode(args, { env = {}, url = null, timeoutMs = 120_000 } = 
         (e) => finish(null, e),
       );
   });
+}
+
+/** `npm <args>` in the repository, as a user types it: without the npm_* variables of the `npm run bench` around it. */
+export function startNpm(args, opts = {}) {
+  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_')));
+  return startNode(args, { ...opts, command: 'npm', baseEnv });
 }
 
 export async function stop(child) {

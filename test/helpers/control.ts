@@ -1,6 +1,46 @@
-// Small helpers for the control-plane integration tests: public API calls the tests repeat.
+// Helpers for the integration tests: public API calls the tests repeat, and the control calls that
+// set a test's state up the way a user would (docs/control-api.md), never by writing the store.
 import { randomUUID } from 'node:crypto';
 import type { TestSandbox } from './sandbox.js';
+
+/** A control call that sets a test up: it must succeed (else it throws with the answer); answers its body. */
+export async function control<T = any>(sb: TestSandbox, method: string, p: string, body?: unknown): Promise<T> {
+  const r = await sb.request<T>(method, p, body === undefined ? {} : { body });
+  if (r.status >= 300) throw new Error(`${method} ${p} failed: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+// transitions the real service makes on its own, forced now (docs/control-api.md#charges-and-transfers)
+export const pay = (sb: TestSandbox, id: string, payer?: Record<string, string>) =>
+  control(sb, 'POST', `/_sandbox/charges/${id}/pay`, payer === undefined ? undefined : { payer });
+export const expire = (sb: TestSandbox, id: string) => control(sb, 'POST', `/_sandbox/charges/${id}/expire`);
+export const cancel = (sb: TestSandbox, id: string) => control(sb, 'POST', `/_sandbox/charges/${id}/cancel`);
+export const complete = (sb: TestSandbox, id: string) => control(sb, 'POST', `/_sandbox/transfers/${id}/complete`);
+export const fail = (sb: TestSandbox, id: string, code = 'BANK_REJECTED', message = 'rejected by the test') =>
+  control(sb, 'POST', `/_sandbox/transfers/${id}/fail`, { code, message });
+
+// money and merchants (docs/control-api.md#accounts, #merchants-and-wallets): a credit of a negative amount moves money out
+export const creditAccount = (sb: TestSandbox, accountId: string, amount: number) =>
+  control(sb, 'POST', `/_sandbox/accounts/${accountId}/credit`, { amount });
+export const creditWallet = (sb: TestSandbox, walletId: string, amount: number) =>
+  control(sb, 'POST', `/_sandbox/wallets/${walletId}/credit`, { amount });
+export const setMerchantStatus = (sb: TestSandbox, id: string, status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED') =>
+  control(sb, 'PATCH', `/_sandbox/merchants/${id}`, { status });
+
+// the key directory and outcome rules (docs/control-api.md#pix-key-directory, #outcome-rules)
+export const addPixKey = (sb: TestSandbox, entry: Record<string, unknown>) => control(sb, 'POST', '/_sandbox/pix-keys', entry);
+export const addRule = (sb: TestSandbox, rule: Record<string, unknown>) => control(sb, 'POST', '/_sandbox/rules', rule);
+export const removeRule = (sb: TestSandbox, id: string) => control(sb, 'DELETE', `/_sandbox/rules/${id}`);
+
+/** The newest transaction's id (of every account, or as `query` filters), null when none: a refused request leaves it as it was. */
+export async function newestTransaction(sb: TestSandbox, query = ''): Promise<string | null> {
+  const list = await control<{ id: string }[]>(sb, 'GET', `/_sandbox/transactions?limit=1${query ? `&${query}` : ''}`);
+  return list[0]?.id ?? null;
+}
+
+/** POST /_sandbox/reset (docs/control-api.md#reset): the configured fixtures, or the set given. */
+export const reset = (sb: TestSandbox, fixtures?: unknown) =>
+  control(sb, 'POST', '/_sandbox/reset', fixtures === undefined ? undefined : { fixtures });
 
 const CUSTOMER = { name: 'Cliente Teste', document: '12345678909' };
 
@@ -38,11 +78,9 @@ export async function balance(sb: TestSandbox, token: string): Promise<number> {
   return r.body.data.balance as number;
 }
 
-export async function advance(sb: TestSandbox, seconds: number) {
-  const r = await sb.request('POST', '/_sandbox/clock/advance', { body: { seconds } });
-  if (r.status !== 200) throw new Error(`advance failed: ${r.status} ${r.text}`);
-  return r.body as { now: string; offsetSeconds: number };
-}
+/** Advances the sandbox clock; the answer comes after the due work, webhook attempts included. */
+export const advance = (sb: TestSandbox, seconds: number) =>
+  control<{ now: string; offsetSeconds: number }>(sb, 'POST', '/_sandbox/clock/advance', { seconds });
 
 /** Asserts the §3 error shape and returns the body. */
 export function errorShape(r: { status: number; body: any }) {

@@ -1,7 +1,7 @@
 // Shared pieces of the torture tests (test/torture): a seeded PRNG, valid Brazilian documents,
 // a sandbox child process that can be SIGKILLed, an offline read of a data folder, and the
 // ledger invariant of docs/decisions.md#d30-a-double-entry-ledger computed from the records alone.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,11 +47,9 @@ export function cpf(rand: () => number): string {
   ]);
 }
 
-/** Builds dist/ when it is missing (npm test builds it first; a lone vitest run may not have). */
+/** The slow project's global setup (test/helpers/built.ts) builds dist/; this names the cause when it is missing. */
 export function ensureBuilt(): void {
-  if (existsSync(BIN)) return;
-  const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(BIN)) throw new Error('could not build dist/ (npx tsc -p tsconfig.build.json)');
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: the slow tests' global setup (test/helpers/built.ts) builds it`);
 }
 
 export interface ChildSandbox {

@@ -1,5 +1,5 @@
 // Shared steps of the webhook tests: transactions through the public API, transitions through
-// the control API, the sandbox clock, and the delivery log.
+// the control API (test/helpers/control.ts), the sandbox clock, and the delivery log.
 import { randomUUID } from 'node:crypto';
 import type { TestSandbox } from './sandbox.js';
 
@@ -30,20 +30,7 @@ export async function cashOut(sb: TestSandbox, token: string, details: Record<st
   return r.body.transactionId as string;
 }
 
-async function control(sb: TestSandbox, path: string, body?: unknown): Promise<any> {
-  const r = await sb.request('POST', path, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${path} failed: ${r.status} ${r.text}`);
-  return r.body;
-}
-
-export const pay = (sb: TestSandbox, id: string) => control(sb, `/_sandbox/charges/${id}/pay`);
-export const expire = (sb: TestSandbox, id: string) => control(sb, `/_sandbox/charges/${id}/expire`);
-export const cancel = (sb: TestSandbox, id: string) => control(sb, `/_sandbox/charges/${id}/cancel`);
-export const complete = (sb: TestSandbox, id: string) => control(sb, `/_sandbox/transfers/${id}/complete`);
-export const fail = (sb: TestSandbox, id: string, code = 'BANK_REJECTED') =>
-  control(sb, `/_sandbox/transfers/${id}/fail`, { code, message: 'rejected by the test' });
-/** advances the sandbox clock; the answer comes after the due work, webhook attempts included */
-export const advance = (sb: TestSandbox, seconds: number) => control(sb, '/_sandbox/clock/advance', { seconds });
+export { advance, cancel, complete, expire, fail, pay } from './control.js';
 
 export async function register(
   sb: TestSandbox,

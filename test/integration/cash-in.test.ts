@@ -4,7 +4,6 @@
 import { parsePix } from 'pix-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isEndToEndId } from '../../src/domain/end-to-end.js';
-import { payCharge } from '../../src/services/charges.js';
 import {
   advance,
   balanceOf,
@@ -16,6 +15,7 @@ import {
   type TestMerchant,
 } from '../helpers/money.js';
 import { expectContractShape, walk } from '../helpers/brcode-check.js';
+import { addRule, newestTransaction, pay, removeRule, setMerchantStatus } from '../helpers/control.js';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -126,7 +126,7 @@ describe('expiry and payment', () => {
     const before = await balanceOf(sb, token);
     const r = await cashIn(cashInBody({ amount: 2_500 }));
     expect(await balanceOf(sb, token)).toBe(before); // nothing before payment
-    await sb.running.ctx.store.commit((tx) => payCharge(tx, sb.running.ctx, r.body.transactionId));
+    await pay(sb, r.body.transactionId);
     const l = await lookup(sb, token, r.body.transactionId);
     expect(Object.keys(l.body.data).sort()).toEqual(['end_to_end_id', 'id', 'payer', 'status']);
     expect(l.body.data.status).toBe('COMPLETED');
@@ -144,32 +144,26 @@ describe('expiry and payment', () => {
 
   it('a charge is paid at most once', async () => {
     const r = await cashIn(cashInBody());
-    const ctx = sb.running.ctx;
-    await ctx.store.commit((tx) => payCharge(tx, ctx, r.body.transactionId));
-    await expect(ctx.store.commit((tx) => payCharge(tx, ctx, r.body.transactionId))).rejects.toMatchObject({
-      code: 'INVALID_STATE',
-      status: 409,
-    });
+    await pay(sb, r.body.transactionId);
+    const again = await sb.request('POST', `/_sandbox/charges/${r.body.transactionId}/pay`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('INVALID_STATE');
   });
 
   it('an outcome rule that pays at +5 s wins over the expiry at +60 s when the clock jumps an hour', async () => {
-    const ctx = sb.running.ctx;
-    await ctx.store.commit((tx) =>
-      tx.put('rules', {
-        id: 'pay-777',
-        match: { type: 'CASH_IN', amount: 777 },
-        outcome: { action: 'pay', afterSeconds: 5, payer: { name: 'Rule Payer' } },
-        createdAt: ctx.clock.nowIso(),
-      }),
-    );
+    await addRule(sb, {
+      id: 'pay-777',
+      match: { type: 'CASH_IN', amount: 777 },
+      outcome: { action: 'pay', afterSeconds: 5, payer: { name: 'Rule Payer' } },
+    });
     const r = await cashIn(cashInBody({ amount: 777, expiration: 60 }));
     await advance(sb, 3600);
     token = await sb.token();
     const l = await lookup(sb, token, r.body.transactionId);
     expect(l.body.data).toMatchObject({ status: 'COMPLETED', payer: { name: 'Rule Payer' } });
-    const stored = ctx.store.transactions.get(r.body.transactionId)!;
-    expect(stored.type === 'CASH_IN' && stored.paidAt).toBe(new Date(Date.parse(r.body.createdAt) + 5_000).toISOString());
-    await ctx.store.commit((tx) => tx.remove('rules', 'pay-777'));
+    const stored = (await sb.request('GET', `/_sandbox/transactions/${r.body.transactionId}`)).body;
+    expect(stored.paidAt).toBe(new Date(Date.parse(r.body.createdAt) + 5_000).toISOString());
+    await removeRule(sb, 'pay-777');
   });
 
   it("an account's autoPayAfterSeconds pays its charges by the clock", async () => {
@@ -188,7 +182,7 @@ describe('expiry and payment', () => {
     const r = await cashIn(cashInBody({ amount: 3_000 }), m.token);
     expect(r.status).toBe(201);
     expect(walk(r.body.pixCode).find(([id]) => id === '59')![1]).toBe('LOJA TESTE');
-    await sb.running.ctx.store.commit((tx) => payCharge(tx, sb.running.ctx, r.body.transactionId));
+    await pay(sb, r.body.transactionId);
     expect(await balanceOf(sb, m.token)).toBe(3_000);
     expect(await balanceOf(sb, token)).toBe(accountBefore);
   });
@@ -202,11 +196,11 @@ describe('splits', () => {
     a = await createMerchant(sb, t, 'Split A');
     b = await createMerchant(sb, t, 'Split B');
   });
-  const wallet = (m: TestMerchant) => sb.running.ctx.store.balances.of(`wallet:${m.walletId}`);
+  const wallet = async (m: TestMerchant): Promise<number> => (await sb.request('GET', `/_sandbox/wallets/${m.walletId}`)).body.balance;
 
   it('credits each wallet its share only when paid, and the remainder to the receiver', async () => {
     const before = await balanceOf(sb, token);
-    const [wa, wb] = [wallet(a), wallet(b)];
+    const [wa, wb] = [await wallet(a), await wallet(b)];
     const r = await cashIn(
       cashInBody({
         amount: 10_000,
@@ -217,22 +211,22 @@ describe('splits', () => {
       }),
     );
     expect(r.status).toBe(201);
-    expect([wallet(a), wallet(b)]).toEqual([wa, wb]);
-    await sb.running.ctx.store.commit((tx) => payCharge(tx, sb.running.ctx, r.body.transactionId));
-    expect([wallet(a) - wa, wallet(b) - wb]).toEqual([1_500, 3_300]);
+    expect([await wallet(a), await wallet(b)]).toEqual([wa, wb]);
+    await pay(sb, r.body.transactionId);
+    expect([(await wallet(a)) - wa, (await wallet(b)) - wb]).toEqual([1_500, 3_300]);
     expect(await balanceOf(sb, token)).toBe(before + 10_000 - 1_500 - 3_300);
   });
 
   it('takes a single object in place of an array, and skips a share that rounds to 0 cents', async () => {
     const before = await balanceOf(sb, token);
-    const wa = wallet(a);
+    const wa = await wallet(a);
     const r = await cashIn(cashInBody({ amount: 50, split: { amount: 1, mode: 'PERCENTAGE', wallet_id: a.walletId } }));
     expect(r.status).toBe(201);
-    await sb.running.ctx.store.commit((tx) => payCharge(tx, sb.running.ctx, r.body.transactionId));
-    expect(wallet(a)).toBe(wa);
+    await pay(sb, r.body.transactionId);
+    expect(await wallet(a)).toBe(wa);
     expect(await balanceOf(sb, token)).toBe(before + 50);
-    const entries = [...sb.running.ctx.store.ledger.scan({ order: 'oldest' })].filter((e) => e.transactionId === r.body.transactionId);
-    expect(entries.map((e) => [e.kind, e.amount])).toEqual([['CASH_IN', 50]]);
+    const { ledger } = (await sb.request('GET', `/_sandbox/transactions/${r.body.transactionId}`)).body;
+    expect(ledger.map((e: { kind: string; amount: number }) => [e.kind, e.amount])).toEqual([['CASH_IN', 50]]);
   });
 
   it('shares may add up to the whole amount; more is 422 SPLIT_EXCEEDS_AMOUNT', async () => {
@@ -274,8 +268,7 @@ describe('splits', () => {
 
   it('a wallet whose merchant is not ACTIVE is 422 WALLET_NOT_ACTIVE', async () => {
     const c = await createMerchant(sb, token, 'Split C');
-    const ctx = sb.running.ctx;
-    await ctx.store.commit((tx) => tx.put('merchants', { ...tx.merchants.get(c.id)!, status: 'SUSPENDED' }));
+    await setMerchantStatus(sb, c.id, 'SUSPENDED');
     const r = await cashIn(
       cashInBody({
         split: [
@@ -290,11 +283,11 @@ describe('splits', () => {
 
   it('an account without the feature answers 403 SPLIT_NOT_ENABLED, and creates nothing', async () => {
     const other = await createAccount(sb, { splitEnabled: false });
-    const count = [...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id).length;
+    const newest = await newestTransaction(sb);
     const r = await cashIn(cashInBody({ split: [{ amount: 1, mode: 'FIXED', wallet_id: a.walletId }] }), other.token);
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('SPLIT_NOT_ENABLED');
-    expect([...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id)).toHaveLength(count);
+    expect(await newestTransaction(sb)).toBe(newest);
   });
 
   it.each([
@@ -396,12 +389,12 @@ describe('validation', () => {
   });
 
   it('a refused request creates nothing', async () => {
-    const count = [...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id).length;
+    const newest = await newestTransaction(sb);
     await cashIn(cashInBody({ customer: { name: 'A', document: '52998224724' } }));
-    expect([...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].map((r) => r.id)).toHaveLength(count);
+    expect(await newestTransaction(sb)).toBe(newest);
   });
 });
 
-it('the default account is the one the fixtures create', () => {
-  expect(sb.running.ctx.store.accounts.get(DEFAULT_ACCOUNT_ID)?.splitEnabled).toBe(true);
+it('the default account is the one the fixtures create', async () => {
+  expect((await sb.request('GET', `/_sandbox/accounts/${DEFAULT_ACCOUNT_ID}`)).body.splitEnabled).toBe(true);
 });

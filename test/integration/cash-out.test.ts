@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isEndToEndId } from '../../src/domain/end-to-end.js';
 import { WalAdapter } from '../../src/store/wal-adapter.js';
+import { addPixKey, creditAccount, creditWallet, newestTransaction } from '../helpers/control.js';
 import { advance, balanceOf, cashOut, cashOutBody, createAccount, createMerchant, lookup } from '../helpers/money.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -24,8 +25,6 @@ afterAll(async () => {
 beforeEach(async () => {
   token = await sb.token();
 });
-
-const transfersCount = () => [...sb.running.ctx.store.transactions.scan({ order: 'oldest' })].filter((t) => t.type === 'CASH_OUT').length;
 
 describe('creating a transfer', () => {
   it('answers 201 with exactly transactionId, amount (an integer), status, createdAt and x-idempotency-key, and debits at once', async () => {
@@ -131,25 +130,15 @@ describe('creating a transfer', () => {
 
   it('without enough balance answers 422 INSUFFICIENT_FUNDS and creates nothing', async () => {
     const poor = await createAccount(sb, { balance: 1_000 });
-    const count = transfersCount();
+    const newest = await newestTransaction(sb, 'type=CASH_OUT');
     const key = randomUUID();
     const r = await cashOut(sb, poor.token, cashOutBody({ amount: '1001' }), key);
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe('INSUFFICIENT_FUNDS');
-    expect(transfersCount()).toBe(count);
+    expect(await newestTransaction(sb, 'type=CASH_OUT')).toBe(newest);
     expect(await balanceOf(sb, poor.token)).toBe(1_000);
     // the refusal is not remembered: the same key works once the money is there
-    await sb.running.ctx.store.commit((tx) =>
-      tx.put('ledger', {
-        id: randomUUID(),
-        from: 'world',
-        to: `account:${poor.id}`,
-        amount: 1,
-        transactionId: null,
-        kind: 'ADJUSTMENT',
-        at: sb.running.ctx.clock.nowIso(),
-      }),
-    );
+    await creditAccount(sb, poor.id, 1);
     const again = await cashOut(sb, poor.token, cashOutBody({ amount: '1001' }), key);
     expect(again.status).toBe(201);
     expect(again.headers.get('x-sandbox-idempotent-replayed')).toBeNull();
@@ -162,17 +151,7 @@ describe('creating a transfer', () => {
     const r = await cashOut(sb, m.token, cashOutBody({ amount: '10' }));
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe('INSUFFICIENT_FUNDS');
-    await sb.running.ctx.store.commit((tx) =>
-      tx.put('ledger', {
-        id: randomUUID(),
-        from: 'world',
-        to: `wallet:${m.walletId}`,
-        amount: 100,
-        transactionId: null,
-        kind: 'ADJUSTMENT',
-        at: sb.running.ctx.clock.nowIso(),
-      }),
-    );
+    await creditWallet(sb, m.walletId, 100);
     expect((await cashOut(sb, m.token, cashOutBody({ amount: '10' }))).status).toBe(201);
     expect(await balanceOf(sb, m.token)).toBe(90);
     expect(await balanceOf(sb, token)).toBe(accountBefore);
@@ -195,7 +174,7 @@ describe('idempotency', () => {
     const key = randomUUID();
     const first = await cashOut(sb, token, cashOutBody({ amount: '700' }), key);
     const balance = await balanceOf(sb, token);
-    const count = transfersCount();
+    const newest = await newestTransaction(sb, 'type=CASH_OUT');
     // the same body with its keys in another order is the same request
     const { details, ...rest } = cashOutBody({ amount: '700' });
     const second = await cashOut(
@@ -209,7 +188,7 @@ describe('idempotency', () => {
     expect(second.headers.get('x-sandbox-idempotent-replayed')).toBe('true');
     expect(first.headers.get('x-sandbox-idempotent-replayed')).toBeNull();
     expect(await balanceOf(sb, token)).toBe(balance);
-    expect(transfersCount()).toBe(count);
+    expect(await newestTransaction(sb, 'type=CASH_OUT')).toBe(newest);
   });
 
   it('a replay after settlement still answers the first answer', async () => {
@@ -372,26 +351,8 @@ describe('settlement by the key directory (D26)', () => {
   });
 
   it('a key marked unknown in the directory ends FAILED with KEY_NOT_FOUND; a known key takes its owner', async () => {
-    const ctx = sb.running.ctx;
-    const now = ctx.clock.nowIso();
-    await ctx.store.commit((tx) => {
-      tx.put('pixKeys', {
-        id: 'ghost@example.com',
-        key: 'ghost@example.com',
-        keyType: 'EMAIL',
-        owner: { name: 'Nobody', document: CPF },
-        unknown: true,
-        createdAt: now,
-      });
-      tx.put('pixKeys', {
-        id: '+5511912345678',
-        key: '+5511912345678',
-        keyType: 'PHONE',
-        owner: { name: 'Owner Name', document: OTHER_CPF, ispb: '60701190' },
-        unknown: false,
-        createdAt: now,
-      });
-    });
+    await addPixKey(sb, { key: 'ghost@example.com', keyType: 'EMAIL', owner: { name: 'Nobody', document: CPF }, unknown: true });
+    await addPixKey(sb, { key: '+5511912345678', keyType: 'PHONE', owner: { name: 'Owner Name', document: OTHER_CPF, ispb: '60701190' } });
     const ghost = await cashOut(sb, token, cashOutBody({ amount: '10' }, { key: 'Ghost@Example.com', keyType: 'EMAIL' }));
     const phone = await cashOut(sb, token, cashOutBody({ amount: '10' }, { key: '+5511912345678', keyType: 'PHONE', document: OTHER_CPF }));
     await advance(sb, 2);

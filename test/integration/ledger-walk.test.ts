@@ -1,13 +1,12 @@
-// A seeded random walk of mixed operations through real HTTP (charges, transfers, replays) and the
-// services the control API calls (payments, expiries, cancellations, forced settlements, clock,
-// adjustments). After every step the invariant of docs/decisions.md#d30-a-double-entry-ledger holds, every indexed balance equals
+// A seeded random walk of mixed operations through real HTTP: the public API (charges, transfers,
+// replays) and the control API (payments, expiries, cancellations, forced settlements, clock,
+// credits and debits). After every step the invariant of docs/decisions.md#d30-a-double-entry-ledger holds, every indexed balance equals
 // the sum of its ledger entries, and each one equals what the transactions alone say it must be.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceFromEntries, entryFor } from '../../src/domain/ledger.js';
-import { cancelCharge, expireCharge, payCharge } from '../../src/services/charges.js';
-import { completeTransfer, failTransfer } from '../../src/services/transfers.js';
+import { balanceFromEntries } from '../../src/domain/ledger.js';
 import type { LedgerRef } from '../../src/store/model.js';
+import { addPixKey, cancel, complete, expire, fail, pay } from '../helpers/control.js';
 import { advance, balanceOf, cashInBody, cashOut, cashOutBody, createMerchant, type TestMerchant } from '../helpers/money.js';
 import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { mulberry32 } from '../../src/domain/random.js';
@@ -17,17 +16,7 @@ const STEPS = 300;
 let sb: TestSandbox;
 beforeAll(async () => {
   sb = await startTestSandbox();
-  const now = sb.running.ctx.clock.nowIso();
-  await sb.running.ctx.store.commit((tx) =>
-    tx.put('pixKeys', {
-      id: 'gone@example.com',
-      key: 'gone@example.com',
-      keyType: 'EMAIL',
-      owner: { name: 'X', document: '52998224725' },
-      unknown: true,
-      createdAt: now,
-    }),
-  );
+  await addPixKey(sb, { key: 'gone@example.com', keyType: 'EMAIL', owner: { name: 'X', document: '52998224725' }, unknown: true });
 });
 afterAll(async () => {
   await sb.stop();
@@ -44,10 +33,15 @@ describe('ledger random walk', () => {
     let accountToken = await sb.token();
     const merchants: TestMerchant[] = [await createMerchant(sb, accountToken, 'Walk A'), await createMerchant(sb, accountToken, 'Walk B')];
     // the walk moves the clock by about a minute in all: merchant tokens (300 s) stay valid
-    type Who = { token: () => string; ref: LedgerRef };
+    /** a principal, its ledger account, and where the control API credits it (a negative amount debits) */
+    type Who = { token: () => string; ref: LedgerRef; credit: string };
     const principals: Who[] = [
-      { token: () => accountToken, ref: `account:${DEFAULT_ACCOUNT_ID}` },
-      ...merchants.map((m) => ({ token: () => m.token, ref: `wallet:${m.walletId}` as LedgerRef })),
+      { token: () => accountToken, ref: `account:${DEFAULT_ACCOUNT_ID}`, credit: `/_sandbox/accounts/${DEFAULT_ACCOUNT_ID}/credit` },
+      ...merchants.map((m) => ({
+        token: () => m.token,
+        ref: `wallet:${m.walletId}` as LedgerRef,
+        credit: `/_sandbox/wallets/${m.walletId}/credit`,
+      })),
     ];
     const refs = principals.map((p) => p.ref);
     const refOfTransaction = (t: { accountId: string; merchantId: string | null }): LedgerRef =>
@@ -123,11 +117,11 @@ describe('ledger random walk', () => {
       },
       async pay() {
         const ids = open('CASH_IN');
-        if (ids.length) await store.commit((tx) => payCharge(tx, ctx, pick(ids)));
+        if (ids.length) await pay(sb, pick(ids));
       },
       async expireOrCancel() {
         const ids = open('CASH_IN');
-        if (ids.length) await store.commit((tx) => (random() < 0.5 ? expireCharge : cancelCharge)(tx, ctx, pick(ids)));
+        if (ids.length) await (random() < 0.5 ? expire : cancel)(sb, pick(ids));
       },
       async cashOut() {
         const who = pick(principals);
@@ -154,30 +148,21 @@ describe('ledger random walk', () => {
       },
       async failTransfer() {
         const ids = open('CASH_OUT');
-        if (ids.length) await store.commit((tx) => failTransfer(tx, ctx, pick(ids), { code: 'AM04', message: 'walk' }));
+        if (ids.length) await fail(sb, pick(ids), 'AM04', 'walk');
       },
       async completeTransfer() {
         const ids = open('CASH_OUT');
-        if (ids.length) await store.commit((tx) => completeTransfer(tx, ctx, pick(ids)));
+        if (ids.length) await complete(sb, pick(ids));
       },
       async tick() {
         await advance(sb, int(1, 3));
       },
       async adjust() {
-        const ref = pick(refs);
-        const amount = random() < 0.7 ? int(1, 20_000) : -int(1, Math.max(1, store.balances.of(ref)));
-        try {
-          await store.commit((tx) => {
-            const m = amount > 0 ? { from: 'world' as const, to: ref, amount } : { from: ref, to: 'world' as const, amount: -amount };
-            tx.put(
-              'ledger',
-              entryFor((r) => tx.balances.of(r), { ...m, kind: 'ADJUSTMENT', transactionId: null }, randomUUID(), ctx.clock.nowIso()),
-            );
-          });
-          adjustments.set(ref, (adjustments.get(ref) ?? 0) + amount);
-        } catch (e) {
-          expect((e as { code: string }).code).toBe('INSUFFICIENT_FUNDS');
-        }
+        const who = pick(principals);
+        const amount = random() < 0.7 ? int(1, 20_000) : -int(1, Math.max(1, store.balances.of(who.ref)));
+        const r = await sb.request('POST', who.credit, { body: { amount } });
+        if (r.status === 200) adjustments.set(who.ref, (adjustments.get(who.ref) ?? 0) + amount);
+        else expect([r.status, r.body.error.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
       },
     };
     const weights: [string, number][] = [

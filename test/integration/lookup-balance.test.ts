@@ -1,8 +1,7 @@
 // GET /v1/banking/transactions/{id} and GET /v1/banking/balance through real HTTP: the envelopes,
 // the lookup's mapping of every state, and who may see what (docs/decisions.md#d2-merchants-are-principals).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelCharge, expireCharge, payCharge } from '../../src/services/charges.js';
-import { completeTransfer, failTransfer } from '../../src/services/transfers.js';
+import { cancel, complete, expire, fail, pay, setMerchantStatus } from '../helpers/control.js';
 import {
   advance,
   balanceOf,
@@ -36,7 +35,6 @@ const charge = async (t = token, over: Record<string, unknown> = {}) => {
   expect(r.status).toBe(201);
   return r.body.transactionId as string;
 };
-const act = <T>(fn: Parameters<typeof sb.running.ctx.store.commit<T>>[0]) => sb.running.ctx.store.commit(fn);
 
 describe('balance', () => {
   it('the default account starts with the fixtures’ 1,000,000 cents, in the spec envelope', async () => {
@@ -62,7 +60,7 @@ describe('balance', () => {
   it('a merchant token reads its main wallet, and both move in real time', async () => {
     expect(await balanceOf(sb, merchant.token)).toBe(0);
     const id = await charge(merchant.token, { amount: 5_000 });
-    await act((tx) => payCharge(tx, sb.running.ctx, id));
+    await pay(sb, id);
     expect(await balanceOf(sb, merchant.token)).toBe(5_000);
     expect(await balanceOf(sb, other.token)).toBe(0);
     expect((await cashOut(sb, merchant.token, cashOutBody({ amount: '1200' }))).status).toBe(201);
@@ -86,15 +84,7 @@ describe('lookup envelopes', () => {
       message: expect.any(String),
       data: { id, status: 'WAITING_PAYMENT' },
     });
-    await act((tx) =>
-      payCharge(tx, sb.running.ctx, id, {
-        name: 'Pagador',
-        document: '11144477735',
-        ispb: '00000000',
-        account_number: '12345-6',
-        account_type: 'SVGS',
-      }),
-    );
+    await pay(sb, id, { name: 'Pagador', document: '11144477735', ispb: '00000000', account_number: '12345-6', account_type: 'SVGS' });
     const l = await lookup(sb, token, id);
     expect(l.body.data).toEqual({
       id,
@@ -107,8 +97,8 @@ describe('lookup envelopes', () => {
   it('a charge EXPIRED or CANCELLED → FAILED with CHARGE_EXPIRED or CHARGE_CANCELLED', async () => {
     const expired = await charge();
     const cancelled = await charge();
-    await act((tx) => expireCharge(tx, sb.running.ctx, expired));
-    await act((tx) => cancelCharge(tx, sb.running.ctx, cancelled));
+    await expire(sb, expired);
+    await cancel(sb, cancelled);
     expect((await lookup(sb, token, expired)).body.data).toEqual({
       id: expired,
       status: 'FAILED',
@@ -126,23 +116,22 @@ describe('lookup envelopes', () => {
     const a = (await cashOut(sb, token, cashOutBody({ amount: '300' }))).body.transactionId;
     const b = (await cashOut(sb, token, cashOutBody({ amount: '400' }, { document: '11144477735' }))).body.transactionId;
     expect((await lookup(sb, token, a)).body.data).toEqual({ id: a, status: 'PROCESSING' });
-    await act((tx) => failTransfer(tx, sb.running.ctx, a, { code: 'AM04', message: 'insufficient funds at the destination' }));
+    await fail(sb, a, 'AM04', 'insufficient funds at the destination');
     expect((await lookup(sb, token, a)).body.data).toEqual({
       id: a,
       status: 'FAILED',
       error: { code: 'AM04', message: 'insufficient funds at the destination' },
     });
     // complete forces COMPLETED even though the document does not match the key
-    await act((tx) => completeTransfer(tx, sb.running.ctx, b));
+    await complete(sb, b);
     expect((await lookup(sb, token, b)).body.data).toMatchObject({
       id: b,
       status: 'COMPLETED',
       receiver: { document: '52998224725', key: '52998224725', keyType: 'CPF' },
     });
     expect(await balanceOf(sb, token)).toBe(before - 400);
-    await expect(act((tx) => failTransfer(tx, sb.running.ctx, b, { code: 'X', message: 'y' }))).rejects.toMatchObject({
-      code: 'INVALID_STATE',
-    });
+    const late = await sb.request('POST', `/_sandbox/transfers/${b}/fail`, { body: { code: 'XY', message: 'y' } });
+    expect([late.status, late.body.error.code]).toEqual([409, 'INVALID_STATE']);
   });
 
   it('answers 400 for an id that is not a UUID and 404 for an unknown one', async () => {
@@ -213,7 +202,7 @@ describe('errors that every money endpoint can answer', () => {
 
   it('403 MERCHANT_NOT_ACTIVE for a suspended merchant’s live token', async () => {
     const m = await createMerchant(sb, await sb.token(), 'Soon suspended');
-    await act((tx) => tx.put('merchants', { ...tx.merchants.get(m.id)!, status: 'SUSPENDED' }));
+    await setMerchantStatus(sb, m.id, 'SUSPENDED');
     for (const r of await Promise.all(calls(m.token))) expect([r.status, r.body.error.code]).toEqual([403, 'MERCHANT_NOT_ACTIVE']);
   });
 

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCnpj, generateCpf } from '../../src/domain/documents.js';
-import { hashSecret } from '../../src/domain/credentials.js';
-import { walletRef } from '../../src/domain/ledger.js';
+import { control, creditWallet, setMerchantStatus } from '../helpers/control.js';
+import { createAccount } from '../helpers/money.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,29 +32,6 @@ const merchantBody = (over: Record<string, unknown> = {}) => ({
 let sb: TestSandbox;
 let token: string;
 
-/** An isolated account written straight into the store (the control API is another module). */
-async function addAccount(): Promise<{ id: string; token: string }> {
-  const id = randomUUID();
-  const clientId = `acct-${id.slice(0, 8)}`;
-  const secret = `secret-${id}`;
-  const now = sb.running.ctx.clock.nowIso();
-  const secretHash = await hashSecret(secret);
-  await sb.running.ctx.store.commit((tx) =>
-    tx.put('accounts', {
-      id,
-      name: 'isolated',
-      clientId,
-      secretHash,
-      splitEnabled: false,
-      autoPayAfterSeconds: null,
-      settleAfterSeconds: 2,
-      createdAt: now,
-      updatedAt: now,
-    }),
-  );
-  return { id, token: await sb.token({ client_id: clientId, client_secret: secret }) };
-}
-
 async function create(tok: string, over: Record<string, unknown> = {}) {
   const r = await sb.request('POST', '/v1/merchants', { token: tok, body: merchantBody(over) });
   if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
@@ -63,10 +40,6 @@ async function create(tok: string, over: Record<string, unknown> = {}) {
     wallet_id: string;
     credentials: { client_id: string; client_secret: string };
   };
-}
-
-async function setStatus(id: string, status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED') {
-  await sb.running.ctx.store.commit((tx) => tx.put('merchants', { ...tx.merchants.get(id)!, status }));
 }
 
 beforeAll(async () => {
@@ -182,7 +155,7 @@ describe('POST /v1/merchants', () => {
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ statusCode: 409, error: { code: 'DOCUMENT_ALREADY_REGISTERED' } });
     // another account may register the same document
-    const other = await addAccount();
+    const other = await createAccount(sb);
     expect((await sb.request('POST', '/v1/merchants', { token: other.token, body: merchantBody({ document }) })).status).toBe(201);
   });
 
@@ -199,7 +172,7 @@ describe('GET /v1/merchants', () => {
   let acct: { id: string; token: string };
   const ids: string[] = [];
   beforeAll(async () => {
-    acct = await addAccount();
+    acct = await createAccount(sb);
     // several creations within one millisecond are likely here: order must still be stable
     for (let i = 0; i < 3; i++) {
       const batch = await Promise.all(Array.from({ length: 4 }, (_, j) => create(acct.token, { name: `M${i}-${j}` })));
@@ -244,8 +217,8 @@ describe('GET /v1/merchants', () => {
   });
 
   it('filters by status', async () => {
-    await setStatus(ids[0]!, 'INACTIVE');
-    await setStatus(ids[1]!, 'SUSPENDED');
+    await setMerchantStatus(sb, ids[0]!, 'INACTIVE');
+    await setMerchantStatus(sb, ids[1]!, 'SUSPENDED');
     const inactive = await sb.request('GET', '/v1/merchants?status=INACTIVE', { token: acct.token });
     expect(inactive.body.data.map((m: { merchantId: string }) => m.merchantId)).toEqual([ids[0]]);
     expect(inactive.body.pagination).toEqual({ page: 1, limit: 10, total: 1, totalPages: 1 });
@@ -277,18 +250,7 @@ describe('GET /v1/merchants/{merchantId}', () => {
   it('answers the merchant with its wallets and camelCase dates, no envelope', async () => {
     const c = await create(token);
     // the balance is the ledger's sum for the wallet
-    const now = sb.running.ctx.clock.nowIso();
-    await sb.running.ctx.store.commit((tx) =>
-      tx.put('ledger', {
-        id: randomUUID(),
-        from: 'world',
-        to: walletRef(c.wallet_id),
-        amount: 1234,
-        transactionId: null,
-        kind: 'ADJUSTMENT',
-        at: now,
-      }),
-    );
+    await creditWallet(sb, c.wallet_id, 1234);
     const r = await sb.request('GET', `/v1/merchants/${c.merchant.id}`, { token });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([
@@ -313,7 +275,7 @@ describe('GET /v1/merchants/{merchantId}', () => {
     const unknown = await sb.request('GET', `/v1/merchants/${randomUUID()}`, { token });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');
-    const other = await addAccount();
+    const other = await createAccount(sb);
     const theirs = await create(other.token);
     const r = await sb.request('GET', `/v1/merchants/${theirs.merchant.id}`, { token });
     expect(r.status).toBe(404);
@@ -327,7 +289,7 @@ describe('GET /v1/merchants/{merchantId}', () => {
 describe('PATCH /v1/merchants/{merchantId}', () => {
   it('changes only the fields sent and answers the spec shape with updatedAt', async () => {
     const c = await create(token, { email: 'old@shop.example' });
-    await sb.running.ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', tx.meta.clockOffsetMs + 5000));
+    await control(sb, 'POST', '/_sandbox/clock/advance', { seconds: 5 });
     const r = await sb.request('PATCH', `/v1/merchants/${c.merchant.id}`, { token, body: { name: 'New name' } });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([
@@ -360,7 +322,7 @@ describe('PATCH /v1/merchants/{merchantId}', () => {
     expect(r.body.message).toContain(field);
     expect(r.body.message).toContain('cannot be changed');
     expect(r.body.error.details).toEqual([{ path: `/${field}`, message: expect.stringContaining('cannot be changed') }]);
-    expect(sb.running.ctx.store.merchants.get(c.merchant.id)!.name).not.toBe('x');
+    expect((await sb.request('GET', `/_sandbox/merchants/${c.merchant.id}`)).body.name).not.toBe('x');
   });
 
   it('needs at least one of name, email, phone and validates them', async () => {
@@ -401,18 +363,7 @@ describe('principals', () => {
     const zero = await sb.request('GET', '/v1/merchants/balance', { token: mt });
     expect(zero.status).toBe(200);
     expect(zero.body).toEqual({ statusCode: 200, message: expect.any(String), data: { balance: 0 } });
-    const now = sb.running.ctx.clock.nowIso();
-    await sb.running.ctx.store.commit((tx) =>
-      tx.put('ledger', {
-        id: randomUUID(),
-        from: 'world',
-        to: walletRef(c.wallet_id),
-        amount: 4321,
-        transactionId: null,
-        kind: 'ADJUSTMENT',
-        at: now,
-      }),
-    );
+    await creditWallet(sb, c.wallet_id, 4321);
     expect((await sb.request('GET', '/v1/merchants/balance', { token: mt })).body.data.balance).toBe(4321);
     const acc = await sb.request('GET', '/v1/merchants/balance', { token });
     expect(acc.status).toBe(403);

@@ -1,11 +1,13 @@
 // POST /v1/oauth/token and the Bearer check (docs/api.md#tokens) through real HTTP, including a
 // stock OAuth 2.0 client library with its default settings.
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import jwt from 'jsonwebtoken';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../src/domain/credentials.js';
 import { generateCpf } from '../../src/domain/documents.js';
+import { packagePath } from '../../src/paths.js';
+import { advance, reset, setMerchantStatus } from '../helpers/control.js';
 import { DEFAULT_ACCOUNT_ID, DEFAULT_CLIENT, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // simple-oauth2 ships no types; only this much of it is used
@@ -29,7 +31,6 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 let sb: TestSandbox;
 const post = (opts: Parameters<TestSandbox['request']>[2]) => sb.request('POST', TOKEN, opts);
-const setOffset = (ms: number) => sb.running.ctx.store.commit((tx) => tx.setMeta('clockOffsetMs', ms));
 
 /** A merchant of the default account, created through the API; returns its credentials. */
 async function newMerchant(): Promise<{ id: string; client_id: string; client_secret: string }> {
@@ -40,10 +41,6 @@ async function newMerchant(): Promise<{ id: string; client_id: string; client_se
   });
   expect(r.status).toBe(201);
   return { id: r.body.data.merchant.id, ...r.body.data.credentials };
-}
-
-async function setMerchantStatus(id: string, status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED') {
-  await sb.running.ctx.store.commit((tx) => tx.put('merchants', { ...tx.merchants.get(id)!, status }));
 }
 
 function expectTokenAnswer(r: Awaited<ReturnType<typeof post>>) {
@@ -69,8 +66,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await sb.stop();
 });
+// tests move the sandbox clock, which only goes forward: a reset puts it back (and the fixtures' records)
 afterEach(async () => {
-  await setOffset(0);
+  await reset(sb);
 });
 
 describe('POST /v1/oauth/token', () => {
@@ -89,23 +87,11 @@ describe('POST /v1/oauth/token', () => {
         headers: { ...FORM, authorization: basic(DEFAULT_CLIENT.client_id, DEFAULT_CLIENT.client_secret) },
       }),
     );
-    // a secret with characters that the encoding changes
-    const id = randomUUID();
-    const secretHash = await hashSecret('p@ss:w+rd/ é');
-    const now = sb.running.ctx.clock.nowIso();
-    await sb.running.ctx.store.commit((tx) =>
-      tx.put('accounts', {
-        id,
-        name: 'odd',
-        clientId: 'odd client',
-        secretHash,
-        splitEnabled: false,
-        autoPayAfterSeconds: null,
-        settleAfterSeconds: 2,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    // a client id and a secret with characters that the encoding changes: the control API's accounts
+    // take no space in a client_id, a fixture set's do (docs/configuration.md#fixtures)
+    const fixtures = JSON.parse(readFileSync(packagePath('fixtures', 'default.json'), 'utf8')) as { accounts: unknown[] };
+    fixtures.accounts.push({ id: randomUUID(), name: 'odd', client_id: 'odd client', client_secret: 'p@ss:w+rd/ é' });
+    await reset(sb, fixtures);
     expectTokenAnswer(await post({ raw: '', headers: { authorization: basic('odd client', 'p@ss:w+rd/ é') } }));
   });
 
@@ -114,7 +100,7 @@ describe('POST /v1/oauth/token', () => {
   });
 
   it('signs an HS256 JWT with iat/exp from the sandbox clock, sub, jti and the principal', async () => {
-    await setOffset(3_600_000);
+    await advance(sb, 3600);
     const r = await post({ body: DEFAULT_CLIENT });
     const header = jwt.decode(r.body.access_token, { complete: true })!.header;
     expect(header.alg).toBe('HS256');
@@ -170,7 +156,7 @@ describe('POST /v1/oauth/token', () => {
     const m = await newMerchant();
     expectTokenAnswer(await post({ body: { client_id: m.client_id, client_secret: m.client_secret } }));
     for (const status of ['INACTIVE', 'SUSPENDED'] as const) {
-      await setMerchantStatus(m.id, status);
+      await setMerchantStatus(sb, m.id, status);
       const r = await post({ body: { client_id: m.client_id, client_secret: m.client_secret } });
       expectOAuthError(r, 400, 'unauthorized_client');
       expect(r.body.error_description).toContain(status);
@@ -217,9 +203,9 @@ describe('Bearer tokens on the API', () => {
 
   it('answers 401 TOKEN_EXPIRED once the sandbox clock passes exp, and not before', async () => {
     const token = await sb.token();
-    await setOffset(290_000);
+    await advance(sb, 290);
     expect((await sb.request('GET', '/v1/merchants', { token })).status).toBe(200);
-    await setOffset(301_000);
+    await advance(sb, 11); // 301 s after the token was issued
     const r = await sb.request('GET', '/v1/merchants', { token });
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('TOKEN_EXPIRED');
@@ -230,7 +216,7 @@ describe('Bearer tokens on the API', () => {
   it('answers 401 INVALID_TOKEN for a token whose principal no longer exists', async () => {
     const m = await newMerchant();
     const token = await sb.token(m);
-    await sb.running.ctx.store.commit((tx) => tx.remove('merchants', m.id));
+    await reset(sb); // every record goes, the signing secret stays (docs/control-api.md#reset)
     const r = await sb.request('GET', '/v1/merchants/balance', { token });
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('INVALID_TOKEN');
@@ -240,11 +226,11 @@ describe('Bearer tokens on the API', () => {
     const m = await newMerchant();
     const token = await sb.token(m);
     expect((await sb.request('GET', '/v1/merchants/balance', { token })).status).toBe(200);
-    await setMerchantStatus(m.id, 'SUSPENDED');
+    await setMerchantStatus(sb, m.id, 'SUSPENDED');
     const r = await sb.request('GET', '/v1/merchants/balance', { token });
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('MERCHANT_NOT_ACTIVE');
-    await setMerchantStatus(m.id, 'ACTIVE');
+    await setMerchantStatus(sb, m.id, 'ACTIVE');
     expect((await sb.request('GET', '/v1/merchants/balance', { token })).status).toBe(200);
   });
 });

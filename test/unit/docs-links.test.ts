@@ -1,7 +1,6 @@
 // The README and docs/ hold the project's contract, and code comments cite their anchors: every
 // relative link must reach a file of the repository and, with #anchor, a heading of that page as
 // GitHub names it. No page may cite a document outside the repository.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,15 +49,24 @@ function linksOf(page: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
 }
 
-/** The repository's files: git's list, or (outside a git checkout) every file but node_modules, dist and .git. */
+/**
+ * The files of the working tree that .gitignore does not ignore (read here, not from git: the fast
+ * tests start no process). Its patterns are folder names (`dist/`) and `*.ext`, matched at any depth.
+ */
 function listFiles(): string[] {
-  try {
-    return execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n');
-  } catch {
-    return (readdirSync(root, { recursive: true }) as string[])
-      .map((f) => f.split(path.sep).join('/'))
-      .filter((f) => !/^(node_modules|dist|\.git|test-output)(\/|$)/.test(f));
-  }
+  const rules = readFileSync(path.join(root, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const dirs = new Set(['.git', ...rules.filter((r) => r.endsWith('/')).map((r) => r.slice(0, -1))]);
+  const exts = rules.filter((r) => r.startsWith('*.')).map((r) => r.slice(1));
+  const walk = (dir: string): string[] =>
+    readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+      const f = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory()) return dirs.has(e.name) ? [] : walk(f);
+      return exts.some((x) => e.name.endsWith(x)) ? [] : [f];
+    });
+  return walk('');
 }
 
 describe('the documentation', () => {
@@ -83,7 +91,7 @@ describe('the documentation', () => {
     expect(broken).toEqual([]);
   });
 
-  // every tracked text file: source, tests, scripts, bench, the dashboard, docs, scenarios
+  // every text file of the repository: source, tests, scripts, bench, the dashboard, docs, scenarios
   const tracked = listFiles().filter((f) => /\.(ts|js|mjs|cjs|md|json|ya?ml|html|css|sh)$/.test(f) && existsSync(path.join(root, f)));
   // written in two pieces so that this file does not match itself
   const outside = new RegExp(`${'CONTRA'}CT(\\.md)?\\s*§|${'CONTRA'}CT\\.md|/work/(shared|main)|shared${'/'}spec`);

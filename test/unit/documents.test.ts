@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { documentTypeOf, generateCnpj, generateCpf, isValidCnpj, isValidCpf } from '../../src/domain/documents.js';
+import { vectors as vectorsOf } from '../helpers/vectors.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../fixtures/pix-vectors.json', import.meta.url), 'utf8')) as {
-  cpf_valid: string[];
-  cpf_invalid: string[];
-  cnpj_valid: string[];
-  cnpj_invalid: string[];
+const vectors = {
+  cpf_valid: vectorsOf('cpf_valid'),
+  cpf_invalid: vectorsOf('cpf_invalid'),
+  cnpj_valid: vectorsOf('cnpj_valid'),
+  cnpj_invalid: vectorsOf('cnpj_invalid'),
 };
 
 /** A deterministic source in [0, 1) so that generated numbers are reproducible. */

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateEndToEndId, isEndToEndId, ISPBS, SANDBOX_ISPB } from '../../src/domain/end-to-end.js';
+import { vectors as vectorsOf } from '../helpers/vectors.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../fixtures/pix-vectors.json', import.meta.url), 'utf8')) as {
-  end_to_end_id: { pattern: string; valid: string[]; invalid: string[] };
-  ispb: Record<string, string>;
+const vectors = {
+  end_to_end_id: vectorsOf('end_to_end_id'),
+  ispb: vectorsOf('ispb'),
 };
 const pattern = new RegExp(vectors.end_to_end_id.pattern);
 

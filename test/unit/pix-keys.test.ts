@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { normalizeKey, normalizeKeyType, validatePixKey } from '../../src/domain/pix-keys.js';
+import { vectors as vectorsOf } from '../helpers/vectors.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../fixtures/pix-vectors.json', import.meta.url), 'utf8')) as {
-  cpf_valid: string[];
-  cpf_invalid: string[];
-  cnpj_valid: string[];
-  cnpj_invalid: string[];
-  pix_key_patterns: Record<string, string>;
+const vectors = {
+  cpf_valid: vectorsOf('cpf_valid'),
+  cpf_invalid: vectorsOf('cpf_invalid'),
+  cnpj_valid: vectorsOf('cnpj_valid'),
+  cnpj_invalid: vectorsOf('cnpj_invalid'),
+  pix_key_patterns: vectorsOf('pix_key_patterns'),
 };
 
 describe('normalizeKeyType', () => {

@@ -1,5 +1,5 @@
 // Runs the Java verifier of docs/webhooks.md (written beside this file as WebhookSignature.java by
-// test/integration/webhook-verifiers.test.ts) on cases read from stdin, one a line:
+// test/e2e/webhook-verifiers.test.ts) on cases read from stdin, one a line:
 // "<base64 raw body> <base64 header, or -> <base64 secret> <tolerance in seconds>"; prints true or false for each.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -27,11 +27,11 @@ async function expectAllGone(l: Launched, ports: number[]): Promise<void> {
 }
 
 describe('a signal stops the sandbox and leaves nothing behind', () => {
-  // --ignore-scripts skips only the prestart build (npm test has built dist/ already); the processes
-  // are those of a plain `npm start`: npm, and the sandbox exec'd in place of npm's shell
+  // a plain `npm start` on a built checkout: the start script finds the build current (scripts/build-state.mjs)
+  // and ends; then npm, and the sandbox exec'd in place of npm's shell
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} to the pid of \`npm start\`: no process left, ports free within 5 s, exit 0`, async () => {
-      const { l, ports } = await started('npm', ['start', '--ignore-scripts', '--', ...SERVE]);
+      const { l, ports } = await started('npm', ['start', '--', ...SERVE]);
       process.kill(l.proc.pid!, signal);
       await expectAllGone(l, ports);
       expect(await l.exited).toEqual({ code: 0, signal: null });

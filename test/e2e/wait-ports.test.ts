@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/paths.js';
 import { cleanEnv, launch, listenedPorts, type Launched } from '../helpers/process.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
 
 const BIN = packagePath('dist', 'bin', 'pix-sandbox.js');
 const run = promisify(execFile);
@@ -82,38 +81,6 @@ describe('pix-sandbox wait', () => {
       expect.unreachable('nothing listens there');
     } catch (e) {
       expect((e as { stderr: string }).stderr).toContain(`http://127.0.0.1:${port} was not ready`);
-    }
-  });
-});
-
-describe('GET /_sandbox/health reports readiness', () => {
-  it('ready once started; while stopping 503 "stopping" (a keep-alive client may still ask); after stop, the store is closed', async () => {
-    const sb = await startTestSandbox();
-    const ready = await sb.request('GET', '/_sandbox/health');
-    expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'ok', ready: true });
-    const stopping = sb.stop();
-    // stop() has begun: the flags say so before the listener has finished closing
-    expect(sb.running.ctx.readiness).toMatchObject({ stopping: true, listening: false });
-    await stopping;
-    expect(sb.running.ctx.readiness).toMatchObject({ storeOpen: false, fixturesLoaded: true });
-  });
-
-  it('answers 503 with status "stopping" and the failing checks named once stop() has begun', async () => {
-    const sb = await startTestSandbox();
-    try {
-      // what a request arriving on a kept-alive connection during stop() sees
-      sb.running.ctx.readiness.stopping = true;
-      sb.running.ctx.readiness.listening = false;
-      const r = await sb.request('GET', '/_sandbox/health');
-      expect(r.status).toBe(503);
-      expect(r.body).toMatchObject({
-        status: 'stopping',
-        ready: false,
-        checks: { listening: false, storeOpen: true, fixturesLoaded: true },
-      });
-    } finally {
-      await sb.stop();
     }
   });
 });

@@ -2,7 +2,7 @@
 // Java), each taken from the page and run by its own toolchain against deliveries a real sandbox
 // made: a good one, the first attempt of a `bad-signature` fault and of a `stale-signature` fault
 // (signed 10 minutes in the past), and variations of the good one. The harness of each language
-// (test/integration/verifiers/) feeds it cases on stdin and prints its answers. A missing toolchain
+// (test/e2e/verifiers/) feeds it cases on stdin and prints its answers. A missing toolchain
 // fails its test: scripts/install-test-tools.sh installs them (CI runs it), none is ever skipped.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

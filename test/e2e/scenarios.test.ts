@@ -1,37 +1,14 @@
 // The CLI end to end, as CI runs it: every shipped scenario through `scenario run --start`, a
 // deliberately broken one, an invalid one, and the control commands against a running sandbox.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAll } from '../../src/scenarios/load.js';
+import { cli as run } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const BIN = path.resolve('dist/bin/pix-sandbox.js');
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}, cwd = process.cwd()): Promise<CliResult> {
-  // a clean environment: no PIX_SANDBOX_* of the machine running the tests leaks in
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_SANDBOX_')));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd, env: { ...base, NO_COLOR: '1', ...env }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        if (code === -1) stderr += `\n[killed: ${err?.signal ?? err?.code ?? err?.message}]`;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}, cwd = process.cwd()) => run(args, { env, cwd });
 
 let tmp: string;
 beforeAll(async () => {

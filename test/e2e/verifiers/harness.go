@@ -1,5 +1,5 @@
 // Runs the Go verifier of docs/webhooks.md (written beside this file as webhook_signature.go, in
-// package main, by test/integration/webhook-verifiers.test.ts) on cases read from stdin, one a line:
+// package main, by test/e2e/webhook-verifiers.test.ts) on cases read from stdin, one a line:
 // "<base64 raw body> <base64 header, or -> <base64 secret> <tolerance in seconds>"; prints true or false for each.
 package main
 

@@ -2,7 +2,7 @@
 // are gone — dead, killed and not yet reaped, a pid given again to another process, an earlier
 // process with our own pid (a container started again), a process of another pid namespace that no
 // longer touches its entry — never block a start; an entry of a live holder always does, naming it.
-// Two sandboxes of the built command on one folder: test/integration/data-folder.test.ts.
+// Two sandboxes of the built command on one folder: test/e2e/data-folder.test.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
