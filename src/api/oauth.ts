@@ -1,8 +1,8 @@
 // POST /v1/oauth/token (docs/decisions.md#d5-the-token-endpoint-speaks-oauth-20): JSON or form bodies, credentials in the body or in HTTP
 // Basic, errors exactly as RFC 6749 §5.2 so that stock OAuth 2.0 clients parse them.
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { verifySecret } from '../domain/credentials.js';
-import { signToken, TOKEN_TTL_SECONDS } from '../http/auth.js';
+import { basicCredentials, signToken, TOKEN_TTL_SECONDS } from '../http/auth.js';
 import { parseBody } from '../http/body.js';
 import { route } from '../http/operations.js';
 import { header, noStore, ok } from '../schemas/operation.js';
@@ -14,21 +14,6 @@ function oauthError(res: Response, status: number, error: OAuthErrorCode, descri
   if (status === 401) res.setHeader('WWW-Authenticate', basic ? 'Basic realm="pix-sandbox"' : 'Bearer realm="pix-sandbox"');
   res.setHeader('Cache-Control', 'no-store');
   res.status(status).json({ error, error_description: description });
-}
-
-function basicCredentials(req: Request): { id: string; secret: string } | null | 'malformed' {
-  const header = req.get('authorization');
-  if (!header || !/^basic /i.test(header)) return null;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const sep = decoded.indexOf(':');
-  if (sep < 0) return 'malformed';
-  try {
-    // RFC 6749 §2.3.1: both parts are form-urlencoded before joining
-    const dec = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    return { id: dec(decoded.slice(0, sep)), secret: dec(decoded.slice(sep + 1)) };
-  } catch {
-    return 'malformed';
-  }
 }
 
 // A body that cannot be read is still answered as RFC 6749 says (invalid_request), since OAuth
@@ -93,7 +78,7 @@ export const oauthOperations = [
           'unsupported_grant_type',
           `grant_type "${grantType.slice(0, 40)}" is not supported; use client_credentials`,
         );
-      const basic = basicCredentials(req);
+      const basic = basicCredentials(req.get('authorization'));
       if (basic === 'malformed') return oauthError(res, 400, 'invalid_request', 'the Basic Authorization header is malformed');
       const bodyId = str(body.client_id);
       const bodySecret = str(body.client_secret);

@@ -1,7 +1,16 @@
-// The request journal's ring and its redaction (docs/control-api.md#request-journal): kept apart
-// from the journal stage (an express middleware) because the app context holds the ring, and a
-// consumer of the package's types must not need express's types (skipLibCheck: false).
-import type { JournalEntry } from './journal-entry.js';
+// The request journal (docs/control-api.md#request-journal): for each tenant a ring of its newest
+// requests and their answers, with the redaction that every entry goes through before it is shown.
+// Apart from the journal stage (./journal.ts, express middleware) because the app context holds the
+// journal, and a consumer of the package's types must not need express's types (skipLibCheck: false).
+// Entries keep what the stage handed them (references, the bytes read and answered) and are parsed,
+// redacted and made into their wire shape only when listed: recording stays cheap on every request.
+import querystring from 'node:querystring';
+import type { Wire } from '../schemas/from-schema.js';
+import type { journalEntrySchema } from '../schemas/control-responses.js';
+import { mergeBySeq } from '../store/page.js';
+
+/** One entry as GET /_sandbox/requests shows it: the type of its schema. */
+export type JournalEntry = Wire<typeof journalEntrySchema>;
 
 const MAX_STRING = 512;
 export const REDACTED = '[REDACTED]';
@@ -73,10 +82,15 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString().replace(/%5BREDACTED%5D/g, REDACTED)}`;
 }
 
-/** What the stage records: references and the answer as sent, converted and redacted only by `list()`. */
+/** Characters (or bytes) of a request body or an answer an entry keeps as it came (a QR image is ~2 KiB). */
+export const MAX_CAPTURE_BYTES = 32 * 1024;
+
+/** What the stage records: references and the bytes as sent, converted and redacted only by `list()`. */
 export interface RawEntry {
   seq: number;
-  /** sandbox time when the request arrived, epoch ms (made into text when listed) */
+  /** the tenant the request belongs to (./tenant.ts), null when none can be told: the ring it is kept in */
+  accountId: string | null;
+  /** real time when the request arrived, epoch ms (made into text when listed) */
   atMs: number;
   method: string;
   url: string;
@@ -84,11 +98,35 @@ export interface RawEntry {
   durationMs: number;
   requestId: string;
   headers: Record<string, unknown>;
-  /** already redacted (bounded) when the parser set it */
-  body: unknown;
+  /**
+   * The body as read, before anything parsed it: its text when at most MAX_CAPTURE_BYTES; for a longer
+   * one, what is shown instead (a redacted, bounded copy of what its parser made of it, or its size).
+   */
+  body: string | { shown: unknown } | null;
+  /** the request's Content-Type: how its body is parsed when listed */
+  bodyType: string | undefined;
   /** the answer as handed to end(): a string or bytes, at most MAX_CAPTURE_BYTES of it */
   response: string | Buffer | null;
   contentType: string | undefined;
+}
+
+const FORM = /^application\/x-www-form-urlencoded/i;
+
+/** A captured request body as the journal shows it: parsed by its type, redacted. */
+function shownBody(e: RawEntry): unknown {
+  const body = e.body;
+  if (body === null || typeof body !== 'string') return body?.shown ?? null;
+  const type = e.bodyType ?? '';
+  if (/json/i.test(type)) {
+    try {
+      return redact(JSON.parse(body));
+    } catch {
+      // shown as text it could carry a secret the redaction cannot find outside JSON
+      return `(${Buffer.byteLength(body)} bytes of ${type} that are not valid JSON)`;
+    }
+  }
+  if (FORM.test(type)) return redact(querystring.parse(body));
+  return `(${Buffer.byteLength(body)} bytes of ${type || 'no Content-Type'})`;
 }
 
 function parseCaptured(response: string | Buffer | null, contentType: string | undefined): unknown {
@@ -109,6 +147,7 @@ function parseCaptured(response: string | Buffer | null, contentType: string | u
 function present(e: RawEntry): JournalEntry {
   return {
     seq: e.seq,
+    accountId: e.accountId,
     at: new Date(e.atMs).toISOString(),
     method: e.method,
     path: redactUrl(e.url),
@@ -116,46 +155,99 @@ function present(e: RawEntry): JournalEntry {
     durationMs: e.durationMs,
     requestId: e.requestId,
     requestHeaders: redact(e.headers) as JournalEntry['requestHeaders'],
-    requestBody: e.body ?? null,
+    requestBody: shownBody(e),
     responseBody: redact(parseCaptured(e.response, e.contentType)),
   };
 }
 
-/** A ring of the newest `capacity` entries. */
-export class Journal {
-  #ring: (RawEntry | undefined)[];
+/** One tenant's newest `capacity` entries: an array that grows to its capacity, then is written round. */
+class Ring {
+  readonly items: RawEntry[] = [];
+  /** once full: where the next entry goes (the oldest one's place) */
   #next = 0;
-  #seq = 0;
-  constructor(readonly capacity: number) {
-    this.#ring = new Array<RawEntry | undefined>(capacity);
+  constructor(readonly capacity: number) {}
+
+  add(e: RawEntry): void {
+    if (this.items.length < this.capacity) this.items.push(e);
+    else {
+      this.items[this.#next] = e;
+      this.#next = (this.#next + 1) % this.capacity;
+    }
   }
 
-  /** Stores the entry, numbering it (its `seq` is set here). */
+  /** newest first */
+  *newest(): Generator<RawEntry> {
+    const n = this.items.length;
+    for (let i = 1; i <= n; i++) yield this.items[(this.#next - i + n) % n]!;
+  }
+}
+
+/** What a listing asks for; every filter is applied to the recorded entries, before any is made into its wire shape. */
+export interface JournalQuery {
+  /** one tenant's ring (null: the requests of no known tenant); absent: every ring, merged newest first */
+  accountId?: string | null;
+  method?: string;
+  status?: number;
+  /** a prefix of the path as shown (its query string redacted) */
+  path?: string;
+  requestId?: string;
+  limit?: number;
+}
+
+function matches(e: RawEntry, q: JournalQuery): boolean {
+  if (q.method !== undefined && e.method !== q.method) return false;
+  if (q.status !== undefined && e.status !== q.status) return false;
+  if (q.requestId !== undefined && e.requestId !== q.requestId) return false;
+  // redaction changes only the query string: a prefix without one is compared with the raw path
+  if (q.path !== undefined && !(q.path.includes('?') ? redactUrl(e.url) : e.url).startsWith(q.path)) return false;
+  return true;
+}
+
+/**
+ * The journal: a ring per tenant (docs/decisions.md#d59-a-journal-per-tenant), so that a busy tenant
+ * never pushes out another's entries; requests of no known tenant have a ring of their own. Rings are
+ * made as their first entry comes and grow with their entries. Entries are numbered across rings, so
+ * a listing of several is one order, newest first.
+ */
+export class Journal {
+  readonly #rings = new Map<string | null, Ring>();
+  #seq = 0;
+  /** `capacity`: entries kept per tenant (0 turns the journal off) */
+  constructor(readonly capacity: number) {}
+
+  /** Stores the entry in its tenant's ring, numbering it (its `seq` is set here). */
   add(raw: RawEntry): void {
     if (this.capacity === 0) return;
     raw.seq = ++this.#seq;
-    this.#ring[this.#next] = raw;
-    this.#next = (this.#next + 1) % this.capacity;
+    let ring = this.#rings.get(raw.accountId);
+    if (!ring) this.#rings.set(raw.accountId, (ring = new Ring(this.capacity)));
+    ring.add(raw);
   }
 
-  /** Newest first, redacted. */
-  list(): JournalEntry[] {
+  /** Newest first, filtered, redacted: at most `limit`; it costs the entries looked at, and only those shown are made into their shape. */
+  list(q: JournalQuery = {}): JournalEntry[] {
+    const rings = q.accountId !== undefined ? [this.#rings.get(q.accountId)].filter((r) => r !== undefined) : [...this.#rings.values()];
     const out: JournalEntry[] = [];
-    for (let i = 1; i <= this.capacity; i++) {
-      const slot = this.#ring[(this.#next - i + this.capacity) % this.capacity];
-      if (slot) out.push(present(slot));
+    const limit = q.limit ?? Infinity;
+    if (limit <= 0) return out;
+    for (const e of mergeBySeq(rings.map((r) => r.newest()))) {
+      if (!matches(e, q)) continue;
+      out.push(present(e));
+      if (out.length >= limit) break;
     }
     return out;
   }
 
-  clear(): void {
-    this.#ring = new Array<RawEntry | undefined>(this.capacity);
-    this.#next = 0;
+  /** Empties one tenant's ring (null: the ring of no known tenant), or every ring. */
+  clear(accountId?: string | null): void {
+    if (accountId === undefined) this.#rings.clear();
+    else this.#rings.delete(accountId);
   }
 
+  /** entries kept, every ring together */
   get size(): number {
     let n = 0;
-    for (const slot of this.#ring) if (slot) n++;
+    for (const ring of this.#rings.values()) n += ring.items.length;
     return n;
   }
 }

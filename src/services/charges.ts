@@ -23,7 +23,7 @@ import type { CashInBody, SplitEntryBody } from '../schemas/public.js';
 import type { Account, Charge, LedgerRef, Party, SplitShare } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
 import { emitEvent } from './events.js';
-import { rulesInOrder } from './rules.js';
+import { rulesFor } from './rules.js';
 
 /** Whose money: the account's main balance, or the merchant's main wallet. */
 export interface Actor {
@@ -82,7 +82,7 @@ export function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashIn
   const id = ctx.newId();
   const subject = { type: 'CASH_IN' as const, amount: body.amount, description: body.description, document: body.customer.document };
   const outcome =
-    scheduleOutcome(rulesInOrder(tx), subject, now) ??
+    scheduleOutcome(rulesFor(tx, account.id), subject, now) ??
     (account.autoPayAfterSeconds !== null ? autoPayOutcome(account.autoPayAfterSeconds, now) : undefined);
   const location = chargeLocation(ctx.publicUrl(), id);
   if (location.length > 77)
