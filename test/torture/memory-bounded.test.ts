@@ -38,7 +38,8 @@ beforeAll(async () => {
   Object.assign(LIMITS, CAPS);
   vi.spyOn(realClock, 'nowMs').mockImplementation(() => Date.now() + realOffsetMs);
   rx = await startReceiver();
-  sb = await startTestSandbox();
+  // the journal's former size: what the checks below fill and measure (its default, 10,000 per tenant, is the bench's: journal-memory)
+  sb = await startTestSandbox({ journalSize: 500 });
   token = await sb.token();
   const r = await sb.request('POST', '/_sandbox/webhooks', { body: { url: rx.url } });
   expect(r.status).toBe(201);
