@@ -6,7 +6,7 @@ import { clockFrom, tenantNowMs, type Clock } from './clock/clock.js';
 import { MAX_SEED, type Config } from './config.js';
 import { seededSource, type RandomSource } from './domain/random.js';
 import type { TokenKeys } from './http/token-keys.js';
-import { Journal } from './http/journal-ring.js';
+import { Journal } from './http/journal-log.js';
 import type { Store } from './store/store.js';
 
 /** Background work that other modules plug in (due-work runner, webhook dispatcher). */

@@ -11,7 +11,8 @@ import type { RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { realClock } from '../clock/clock.js';
 import type { AppContext } from '../context.js';
-import { MAX_CAPTURE_BYTES, redact, type RawEntry } from './journal-ring.js';
+import { redact } from './journal-log.js';
+import { MAX_CAPTURE_BYTES, type RawEntry } from './journal-ring.js';
 import { knownTenant } from './tenant.js';
 
 const JOURNALED = /^\/(v1|pix)(\/|$)/;
@@ -51,7 +52,6 @@ export function journalStage(ctx: AppContext): RequestHandler {
     const started = performance.now();
     // one object per request, filled in as the request goes (body: noteRawBody; the rest: at end())
     const entry: RawEntry = {
-      seq: 0,
       accountId: null,
       atMs: realClock.nowMs(), // the journal keeps real time: tenants' clocks differ
       method: req.method,
@@ -59,7 +59,8 @@ export function journalStage(ctx: AppContext): RequestHandler {
       status: 0,
       durationMs: 0,
       requestId: '',
-      headers: req.headers,
+      // as text: what the ring keeps (an object of strings would stay on the heap until the entry goes)
+      headers: JSON.stringify(req.headers),
       body: null,
       bodyType: undefined,
       response: null,
