@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type HttpResult, type TestSandbox } from '../helpers/sandbox.js';
+import { ok } from '../helpers/control.js';
 
 const TENANTS = 8;
 const KEY = 'same@tenants.test';
@@ -21,12 +22,6 @@ interface Worker {
   /** a control call as this worker makes it: with its token, or as the operator naming its account */
   control(method: string, path: string, body?: Record<string, unknown>): Promise<HttpResult>;
   seen: Record<string, unknown>;
-}
-
-async function ok(r: Promise<HttpResult>, status = [200, 201, 204]): Promise<any> {
-  const res = await r;
-  if (!status.includes(res.status)) throw new Error(`expected ${status.join('/')}, got ${res.status} ${res.text}`);
-  return res.body;
 }
 
 async function newWorker(i: number): Promise<Worker> {

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/operations.js';
-import { errorShape } from '../helpers/control.js';
-import { startTestSandbox, type HttpResult, type TestSandbox } from '../helpers/sandbox.js';
+import { errorShape, ok, tenantListing } from '../helpers/control.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const ADMIN = 'tenant-control-admin';
@@ -37,12 +37,6 @@ interface World {
 
 let A: World;
 let B: World;
-
-async function ok<T = any>(r: Promise<HttpResult<T>>, status = [200, 201, 204]): Promise<T> {
-  const res = await r;
-  if (!status.includes(res.status)) throw new Error(`expected ${status.join('/')}, got ${res.status} ${res.text}`);
-  return res.body;
-}
 
 const asAdmin = (method: string, path: string, body?: unknown) =>
   sb.request(method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
@@ -111,28 +105,6 @@ async function world(name: string): Promise<World> {
     key: key.key,
     faultId: fault.id,
   };
-}
-
-/** Everything of B the control API lists, as the admin sees it: compared whole before and after each call naming B. */
-async function listing(w: World): Promise<string> {
-  const q = `accountId=${w.id}`;
-  const paths = [
-    `/_sandbox/accounts/${w.id}`,
-    `/_sandbox/merchants?${q}`,
-    `/_sandbox/transactions?${q}`,
-    `/_sandbox/webhooks?${q}`,
-    `/_sandbox/webhooks/deliveries?${q}`,
-    `/_sandbox/webhooks/faults?${q}`,
-    `/_sandbox/webhooks/sends?${q}`,
-    `/_sandbox/rules?${q}`,
-    `/_sandbox/pix-keys?${q}`,
-    `/_sandbox/faults?${q}`,
-  ];
-  const out = await Promise.all(paths.map((p) => ok(asAdmin('GET', p))));
-  const { now: _now, ...clock } = await ok(asAdmin('GET', `/_sandbox/clock?${q}`));
-  // the attempts of a delivery go on by themselves (its receiver answers): only what a call could change is compared
-  const deliveries = (out[4] as { id: string; status: string; eventId: string }[]).map(({ id, eventId }) => ({ id, eventId }));
-  return JSON.stringify([...out.slice(0, 4), deliveries, ...out.slice(5), clock]);
 }
 
 /** One call of a case, made with A's token (its method comes from the operation). */
@@ -351,7 +323,7 @@ describe("self-service control with a tenant's token", () => {
   });
 
   it("walks every control operation: A's own calls work, calls naming B's records are 404 and change nothing, sandbox-wide calls are 403", async () => {
-    const before = await listing(B);
+    const before = await tenantListing(sb, B.id, [], admin);
     // A deletes itself last
     const ops = [...CONTROL].sort(
       (x, y) => Number(keyOf(x) === 'DELETE /_sandbox/accounts/{id}') - Number(keyOf(y) === 'DELETE /_sandbox/accounts/{id}'),
@@ -376,7 +348,7 @@ describe("self-service control with a tenant's token", () => {
         expect(r.status, `${key} as A: ${r.text}`).toBeGreaterThanOrEqual(200);
         expect(r.status, `${key} as A: ${r.text}`).toBeLessThan(300);
       }
-      expect(await listing(B), `${key} changed nothing of B`).toBe(before);
+      expect(await tenantListing(sb, B.id, [], admin), `${key} changed nothing of B`).toBe(before);
     }
     // the deletion went through: A's token names nobody now
     const gone = await sb.request('GET', '/_sandbox/version', { token: A.token });

@@ -8,18 +8,12 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionsOf, indexProblems, logLines } from '../helpers/store-checks.js';
-import { errorShape } from '../helpers/control.js';
-import { DEFAULT_ACCOUNT_ID, startTestSandbox, type HttpResult, type TestSandbox } from '../helpers/sandbox.js';
+import { errorShape, ok, tenantListing } from '../helpers/control.js';
+import { DEFAULT_ACCOUNT_ID, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 let sb: TestSandbox;
 let rx: Receiver;
-
-async function ok(r: Promise<HttpResult>, status = [200, 201, 204]): Promise<any> {
-  const res = await r;
-  if (!status.includes(res.status)) throw new Error(`expected ${status.join('/')}, got ${res.status} ${res.text}`);
-  return res.body;
-}
 
 interface Tenant {
   id: string;
@@ -77,27 +71,12 @@ async function populated(name: string): Promise<Tenant> {
   return { id: a.id, token, merchantToken, walletId };
 }
 
-/** Everything the operator and the tenant itself can read of a tenant. */
+/** Everything the operator and the tenant itself can read of a tenant: its listing, its wallet, each transaction in full, its balance. */
 async function listing(t: Tenant): Promise<string> {
-  const q = `accountId=${t.id}`;
-  const reads = [
-    `/_sandbox/accounts/${t.id}`,
-    `/_sandbox/wallets/${t.walletId}`,
-    `/_sandbox/merchants?${q}`,
-    `/_sandbox/transactions?${q}`,
-    `/_sandbox/webhooks?${q}`,
-    `/_sandbox/webhooks/deliveries?${q}`,
-    `/_sandbox/webhooks/faults?${q}`,
-    `/_sandbox/webhooks/sends?${q}`,
-    `/_sandbox/rules?${q}`,
-    `/_sandbox/pix-keys?${q}`,
-    `/_sandbox/faults?${q}`,
-  ];
-  const out: unknown[] = await Promise.all(reads.map((p) => ok(sb.request('GET', p))));
-  const transactions = out[3] as { id: string }[];
-  for (const tx of transactions) out.push(await ok(sb.request('GET', `/_sandbox/transactions/${tx.id}`)));
-  out.push(await ok(sb.request('GET', '/v1/banking/balance', { token: t.token })));
-  return JSON.stringify(out);
+  const transactions = await ok(sb.request('GET', `/_sandbox/transactions?accountId=${t.id}`));
+  const details = await Promise.all(transactions.map((tx: { id: string }) => ok(sb.request('GET', `/_sandbox/transactions/${tx.id}`))));
+  const balance = await ok(sb.request('GET', '/v1/banking/balance', { token: t.token }));
+  return (await tenantListing(sb, t.id, [`/_sandbox/wallets/${t.walletId}`])) + JSON.stringify([details, balance]);
 }
 
 /** Every record of the store that names the account or one of its wallets. */

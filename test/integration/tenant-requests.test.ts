@@ -7,14 +7,9 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNT_ID, DEFAULT_CLIENT, startTestSandbox, type HttpResult, type TestSandbox } from '../helpers/sandbox.js';
+import { ok } from '../helpers/control.js';
 
 let sb: TestSandbox;
-
-async function ok(r: Promise<HttpResult>, status = [200, 201, 204]): Promise<any> {
-  const res = await r;
-  if (!status.includes(res.status)) throw new Error(`expected ${status.join('/')}, got ${res.status} ${res.text}`);
-  return res.body;
-}
 
 interface Tenant {
   id: string;
