@@ -1,5 +1,5 @@
 // A tester's arrangements (outcome rules, PIX keys, HTTP faults) are sandbox-wide or one tenant's own
-// (docs/decisions.md#d58-scoped-arrangements): a tenant's own are tried before the sandbox-wide ones,
+// (docs/decisions.md#d62-scoped-arrangements): a tenant's own are tried before the sandbox-wide ones,
 // and a name a tester chooses (a rule id, a key) is unique within its scope, so tenants never collide.
 
 /** The scope of a sandbox-wide arrangement in the indexes that file arrangements by scope. */

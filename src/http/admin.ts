@@ -1,6 +1,6 @@
 // The control API's gate (docs/control-api.md#conventions): who makes a /_sandbox call.
 // - A call with `Authorization: Bearer <an access token of account A>` is made by tenant A
-//   (docs/decisions.md#d61-self-service-control): it acts within A only (the operation table's `scope`
+//   (docs/decisions.md#d65-self-service-control): it acts within A only (the operation table's `scope`
 //   and src/control/scope.ts confine it), whatever else it carries, and needs no admin token. A bad or
 //   expired token is 401 in the usual shape; a merchant's token gives no control access (403).
 // - Any other call is the operator's, unconfined: when an admin token is configured

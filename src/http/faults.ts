@@ -7,7 +7,7 @@
 // Matching: an optional method (GET also matches HEAD), and a path compared segment by segment
 // with the request path (query string ignored, trailing slash ignored): a literal segment must be
 // equal, `*` or `:name` matches any one segment, and a final `**` matches any rest (none included).
-// A fault is sandbox-wide, or one tenant's own (docs/decisions.md#d58-scoped-arrangements): it then
+// A fault is sandbox-wide, or one tenant's own (docs/decisions.md#d62-scoped-arrangements): it then
 // answers only that tenant's requests (./tenant.ts). The tenant's own faults are tried first, then the
 // sandbox-wide ones, each in creation order; the first that matches wins. /_sandbox/faults... and
 // /_sandbox/health are never faulted, so a fault can always be removed and health checks always answer.

@@ -152,7 +152,7 @@ function matches(t: Texts, q: JournalQuery): boolean {
 }
 
 /**
- * The journal: a ring per tenant (docs/decisions.md#d59-a-journal-per-tenant), so that a busy tenant
+ * The journal: a ring per tenant (docs/decisions.md#d63-a-journal-per-tenant), so that a busy tenant
  * never pushes out another's entries; requests of no known tenant have a ring of their own. Rings are
  * made as their first entry comes and grow with their entries. Entries are numbered across rings, so
  * a listing of several is one order, newest first.

@@ -1,4 +1,4 @@
-// Deleting a tenant (docs/control-api.md#accounts, docs/decisions.md#d60-deleting-a-tenant): the account
+// Deleting a tenant (docs/control-api.md#accounts, docs/decisions.md#d64-deleting-a-tenant): the account
 // and everything of it leave in one change, so a crash keeps all of it or none. Every record is found
 // through an index keyed by the tenant (or by one of its transactions, wallets or endpoints), so the
 // change costs what the tenant holds, never a walk over the store. Its tokens, and its merchants', name

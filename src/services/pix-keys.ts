@@ -1,6 +1,6 @@
 // The PIX key directory (DICT, docs/decisions.md#d25-the-key-directory): keys with their owners, loaded from fixtures and
 // edited through the control API. Settlement reads it; a key marked `unknown` fails transfers
-// with KEY_NOT_FOUND. An entry is sandbox-wide, or one tenant's own (docs/decisions.md#d58-scoped-arrangements):
+// with KEY_NOT_FOUND. An entry is sandbox-wide, or one tenant's own (docs/decisions.md#d62-scoped-arrangements):
 // a tenant's own entry of a key shadows the sandbox-wide entry of that key for its transfers.
 import type { AppContext } from '../context.js';
 import { documentTypeOf } from '../domain/documents.js';

@@ -1,5 +1,5 @@
 // Outcome rules (docs/control-api.md#outcome-rules): sandbox-wide, or one tenant's own
-// (docs/decisions.md#d58-scoped-arrangements). A tenant's new transaction is decided by the first
+// (docs/decisions.md#d62-scoped-arrangements). A tenant's new transaction is decided by the first
 // matching rule of its own, then of the sandbox-wide ones, each in creation order.
 import type { RuleInput } from '../schemas/control.js';
 import { notFound, SandboxError } from '../domain/errors.js';

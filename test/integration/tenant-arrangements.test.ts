@@ -154,6 +154,20 @@ describe('eight tenants arranging at once', () => {
     expect((await lookup(ninth, toKey.transactionId)).data).toMatchObject({ status: 'COMPLETED', receiver: { name: 'Shared' } });
     expect((await sb.request('GET', '/v1/banking/balance', { token: ninth.token })).status).toBe(200);
 
+    // an account that does not exist owns nothing: 404, and nothing is made
+    const unknown = '9b2f9d0e-0000-4000-8000-000000000000';
+    const before = await ok(sb.request('GET', '/_sandbox/rules'));
+    for (const [path, body] of [
+      ['/_sandbox/rules', { match: { type: 'CASH_IN', amount: 1 }, outcome: { action: 'wait' } }],
+      ['/_sandbox/faults', { path: '/v1/x', status: 500 }],
+      ['/_sandbox/pix-keys', { key: 'x@y.test', keyType: 'EMAIL', owner: { name: 'X', document: '52998224725' } }],
+    ] as const) {
+      const r = await sb.request('POST', path, { body: { ...body, accountId: unknown } });
+      expect([r.status, r.body.error.code], path).toEqual([404, 'NOT_FOUND']);
+    }
+    expect(await ok(sb.request('GET', '/_sandbox/rules'))).toEqual(before);
+    expect((await sb.request('GET', `/_sandbox/faults?accountId=${unknown}`)).status).toBe(404);
+
     // the operator sees every scope: each tenant's rule of the same id, and the sandbox-wide one
     const all = await ok(sb.request('GET', '/_sandbox/rules'));
     const same = all.filter((r: { id: string }) => r.id === 'same-rule');
