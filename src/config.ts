@@ -30,10 +30,13 @@ export interface Config {
   seed: number | null;
   /** run the node-cron tick (off in some tests that drive the clock by hand) */
   tick: boolean;
-  /** entries kept by the request journal (0 turns it off) */
+  /** entries the request journal keeps per tenant (docs/control-api.md#request-journal); 0 turns it off */
   journalSize: number;
   quiet: boolean;
 }
+
+/** a journal of more entries per tenant would hold gigabytes (each keeps up to 64 KiB: docs/configuration.md#serve-options) */
+export const MAX_JOURNAL_SIZE = 1_000_000;
 
 /** seeds are 32-bit (the generators' state) */
 export const MAX_SEED = 2 ** 32 - 1;
@@ -62,7 +65,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     fsync: true,
     seed: null,
     tick: true,
-    journalSize: 500,
+    journalSize: 10_000,
     quiet: false,
     ...overrides,
   };
@@ -132,6 +135,12 @@ export const SERVE_OPTIONS = [
   },
   { flag: 'webhook-retry', key: 'webhookRetrySchedule', type: 'string', describe: 'retry schedule in seconds, comma-separated' },
   { flag: 'fsync', key: 'fsync', type: 'boolean', describe: 'fsync each group commit' },
+  {
+    flag: 'journal-size',
+    key: 'journalSize',
+    type: 'number',
+    describe: 'requests the journal keeps per tenant, newest first (0 turns the journal off)',
+  },
   {
     flag: 'seed',
     key: 'seed',

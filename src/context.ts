@@ -6,7 +6,7 @@ import { clockFrom, tenantNowMs, type Clock } from './clock/clock.js';
 import { MAX_SEED, type Config } from './config.js';
 import { seededSource, type RandomSource } from './domain/random.js';
 import type { TokenKeys } from './services/tokens.js';
-import { Journal } from './http/journal-ring.js';
+import { Journal } from './http/journal-log.js';
 import type { Store } from './store/store.js';
 import type { ChangeFeed } from './control/change-feed.js';
 

@@ -1,7 +1,8 @@
 // POST /v1/oauth/token (docs/decisions.md#d5-the-token-endpoint-speaks-oauth-20): JSON or form bodies, credentials in the body or in HTTP
 // Basic, errors exactly as RFC 6749 §5.2 so that stock OAuth 2.0 clients parse them. The grant itself
 // is services/tokens.ts issueToken.
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
+import { basicCredentials } from '../http/auth.js';
 import { parseBody } from '../http/body.js';
 import { route } from '../http/operations.js';
 import { header, noStore, ok } from '../schemas/operation.js';
@@ -14,21 +15,6 @@ function oauthError(res: Response, status: number, error: OAuthErrorCode, descri
   if (status === 401) res.setHeader('WWW-Authenticate', basic ? 'Basic realm="pix-sandbox"' : 'Bearer realm="pix-sandbox"');
   res.setHeader('Cache-Control', 'no-store');
   res.status(status).json({ error, error_description: description });
-}
-
-function basicCredentials(req: Request): { id: string; secret: string } | null | 'malformed' {
-  const header = req.get('authorization');
-  if (!header || !/^basic /i.test(header)) return null;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const sep = decoded.indexOf(':');
-  if (sep < 0) return 'malformed';
-  try {
-    // RFC 6749 §2.3.1: both parts are form-urlencoded before joining
-    const dec = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    return { id: dec(decoded.slice(0, sep)), secret: dec(decoded.slice(sep + 1)) };
-  } catch {
-    return 'malformed';
-  }
 }
 
 // A body that cannot be read is still answered as RFC 6749 says (invalid_request), since OAuth
@@ -87,7 +73,7 @@ export const oauthOperations = [
         grantType: body.grant_type,
         clientId: body.client_id,
         clientSecret: body.client_secret,
-        basic: basicCredentials(req),
+        basic: basicCredentials(req.get('authorization')),
       });
       if (!answer.ok) return oauthError(res, answer.status, answer.error, answer.description, answer.basic);
       res.setHeader('Cache-Control', 'no-store');

@@ -138,7 +138,13 @@ function accounts(y: Argv): Argv {
           return clientOf(a).credit(String(a.id), amount, a.description || undefined);
         }),
     )
-    .demandCommand(1, 'name an accounts command: create, list, credit');
+    .command(
+      'delete <id>',
+      'delete a tenant and everything of it (its tokens answer 401 from then on); the default account cannot be',
+      (c) => connectionOptions(c).positional('id', { type: 'string', demandOption: true }),
+      (a) => runCommand(async () => (await clientOf(a).deleteAccount(String(a.id))) ?? { id: a.id, deleted: true }),
+    )
+    .demandCommand(1, 'name an accounts command: create, list, credit, delete');
 }
 
 export function resourceCommands(y: Argv): Argv {
@@ -146,7 +152,7 @@ export function resourceCommands(y: Argv): Argv {
     .command('webhooks <command>', 'webhook endpoints and deliveries: list, add, remove, deliveries, fire, redeliver, fault, send', (c) =>
       webhooks(c),
     )
-    .command('accounts <command>', 'tenants: create, list, credit', (c) => accounts(c))
+    .command('accounts <command>', 'tenants: create, list, credit, delete', (c) => accounts(c))
     .command(
       'clock',
       "show a tenant's clock (--account) or the sandbox-wide one",

@@ -1,6 +1,6 @@
 // `pix-sandbox serve`: its options, each also an environment variable (docs/configuration.md).
 import type { Argv } from 'yargs';
-import { defaultConfig, envVar, MAX_SEED, SERVE_OPTIONS, shownDefault, type Config, type ServeFlags } from '../config.js';
+import { defaultConfig, envVar, MAX_JOURNAL_SIZE, MAX_SEED, SERVE_OPTIONS, shownDefault, type Config, type ServeFlags } from '../config.js';
 import { boot } from '../server.js';
 import { StoreFileError } from '../store/data-file.js';
 import { FolderLockedError } from '../store/lock.js';
@@ -35,6 +35,11 @@ const PARSE: { [F in keyof ServeFlags]?: (raw: NonNullable<ServeFlags[F]>) => un
   'public-url': (raw) => raw.replace(/\/+$/, ''),
   seed: (n) => {
     if (!Number.isInteger(n) || n < 0 || n > MAX_SEED) throw new UsageError(`--seed must be an integer from 0 to ${MAX_SEED} (got ${n})`);
+    return n;
+  },
+  'journal-size': (n) => {
+    if (!Number.isInteger(n) || n < 0 || n > MAX_JOURNAL_SIZE)
+      throw new UsageError(`--journal-size must be an integer from 0 to ${MAX_JOURNAL_SIZE} (got ${n})`);
     return n;
   },
   'webhook-retry': (raw) => {

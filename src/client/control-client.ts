@@ -2,14 +2,15 @@
 // to make the sandbox do what the real service never lets you force, and what the CLI's commands and
 // the scenario runner call too. Answers are plain JSON (no envelope); a non-2xx answer throws
 // SandboxApiError. Shapes come from the sandbox's own formatters and schemas, so they cannot drift
-// from what the server sends.
+// from what the server sends. Made with a tenant's credentials, it acts within that tenant only
+// (docs/control-api.md#self-service-control), with its access token, renewed as a PixClient renews it.
 import type {
   AccountCreateBody,
   AccountPatchBody,
   ChargePayBody,
   MerchantStatusBody,
   PixKeyBody,
-  RuleInput,
+  RuleCreateBody,
   TransactionListQuery,
   TransferFailBody,
 } from '../schemas/control.js';
@@ -41,7 +42,8 @@ import type {
   webhookSendResultSchema,
   webhookSendSchema,
 } from '../schemas/webhook-responses.js';
-import { Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
+import { PixClient, type Credentials } from './public-client.js';
+import { SandboxApiError, Transport, seg, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 
 // Every answer's type is its schema's (src/schemas/control-responses.ts, webhook-responses.ts).
 export type Payer = NonNullable<ChargePayBody['payer']>;
@@ -75,29 +77,54 @@ export type FireResult = Wire<typeof fireResultSchema>;
 export type ControlClientOptions = TransportOptions & {
   /** the x-sandbox-admin-token, when the sandbox was started with one */
   adminToken?: string | null;
+  /**
+   * Act as one tenant (docs/control-api.md#self-service-control): its account's credentials. Every call
+   * then carries its access token (fetched, cached and renewed as PixClient does) and reaches that
+   * tenant's records only; calls on the whole sandbox answer 403. No admin token is needed then.
+   */
+  tenant?: Credentials;
 };
+
+/** A scope of the arrangements and the journal: one tenant's own (with a tenant's client: its own, always). */
+export interface AccountFilter {
+  accountId?: string;
+}
 
 type Query = Record<string, string | number | boolean | undefined>;
 
 export class ControlClient {
   readonly transport: Transport;
+  /** the tenant's public client whose token the calls carry (tenant clients only) */
+  readonly #tenant: PixClient | null;
+
+  readonly #options: ControlClientOptions;
 
   constructor(options: ControlClientOptions) {
+    this.#options = options;
     const headers = { ...options.headers, ...(options.adminToken ? { 'x-sandbox-admin-token': options.adminToken } : {}) };
     this.transport = new Transport({ ...options, headers });
+    this.#tenant = options.tenant ? new PixClient({ ...options, headers, credentials: options.tenant }) : null;
+  }
+
+  /** A client of the same sandbox acting as one tenant: its account's credentials (see ControlClientOptions.tenant). */
+  asTenant(credentials: Credentials): ControlClient {
+    const { adminToken: _admin, ...options } = this.#options;
+    return new ControlClient({ ...options, tenant: credentials });
   }
 
   get baseUrl(): string {
     return this.transport.baseUrl;
   }
 
-  /** Any control call, whatever its status. */
+  /** Any control call, whatever its status (a tenant's client sends its token, renewed once when expired). */
   request<T = unknown>(method: string, path: string, o?: RequestOptions): Promise<RawResponse<T>> {
-    return this.transport.request<T>(method, path, o);
+    return this.#tenant ? this.#tenant.request<T>(method, path, o) : this.transport.request<T>(method, path, o);
   }
 
-  private call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
-    return this.transport.call<T>(method, `/_sandbox${path}`, { ...(body !== undefined ? { body } : {}), ...(query ? { query } : {}) });
+  private async call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+    const res = await this.request<T>(method, `/_sandbox${path}`, { ...(body !== undefined ? { body } : {}), ...(query ? { query } : {}) });
+    if (res.status < 200 || res.status >= 300) throw new SandboxApiError(method, `/_sandbox${path}`, res);
+    return res.body;
   }
 
   health(): Promise<SandboxHealth> {
@@ -189,6 +216,10 @@ export class ControlClient {
   updateAccount(accountId: string, patch: AccountPatchBody): Promise<SandboxAccount> {
     return this.call('PATCH', `/accounts/${seg(accountId)}`, patch);
   }
+  /** Deletes a tenant and everything of it at once; its tokens answer 401 from then on (the default account cannot be deleted). */
+  deleteAccount(accountId: string): Promise<void> {
+    return this.call('DELETE', `/accounts/${seg(accountId)}`);
+  }
   /** Moves money into an account's main balance (negative: out of it, never below zero). */
   credit(accountId: string, amount: number, description?: string): Promise<SandboxAccount> {
     return this.call('POST', `/accounts/${seg(accountId)}/credit`, { amount, ...(description ? { description } : {}) });
@@ -200,18 +231,23 @@ export class ControlClient {
     return this.call('PATCH', `/merchants/${seg(merchantId)}`, { status });
   }
 
+  // Keys, rules and faults are sandbox-wide, or one tenant's own with `accountId` (docs/control-api.md#scoped-arrangements):
+  // a list or a clear names the tenant, or (none) reaches every scope; a single entry's scope is its tenant, or sandbox-wide.
   readonly pixKeys = {
-    list: (): Promise<SandboxPixKey[]> => this.call('GET', '/pix-keys'),
+    list: (filter: AccountFilter = {}): Promise<SandboxPixKey[]> => this.call('GET', '/pix-keys', undefined, { ...filter }),
     add: (key: PixKeyBody): Promise<SandboxPixKey> => this.call('POST', '/pix-keys', key),
-    remove: (key: string): Promise<void> => this.call('DELETE', `/pix-keys/${seg(key)}`),
-    clear: (): Promise<void> => this.call('DELETE', '/pix-keys'),
+    get: (key: string, scope: AccountFilter = {}): Promise<SandboxPixKey> =>
+      this.call('GET', `/pix-keys/${seg(key)}`, undefined, { ...scope }),
+    remove: (key: string, scope: AccountFilter = {}): Promise<void> =>
+      this.call('DELETE', `/pix-keys/${seg(key)}`, undefined, { ...scope }),
+    clear: (filter: AccountFilter = {}): Promise<void> => this.call('DELETE', '/pix-keys', undefined, { ...filter }),
   };
 
   readonly rules = {
-    list: (): Promise<SandboxRule[]> => this.call('GET', '/rules'),
-    add: (rule: RuleInput): Promise<SandboxRule> => this.call('POST', '/rules', rule),
-    remove: (id: string): Promise<void> => this.call('DELETE', `/rules/${seg(id)}`),
-    clear: (): Promise<void> => this.call('DELETE', '/rules'),
+    list: (filter: AccountFilter = {}): Promise<SandboxRule[]> => this.call('GET', '/rules', undefined, { ...filter }),
+    add: (rule: RuleCreateBody): Promise<SandboxRule> => this.call('POST', '/rules', rule),
+    remove: (id: string, scope: AccountFilter = {}): Promise<void> => this.call('DELETE', `/rules/${seg(id)}`, undefined, { ...scope }),
+    clear: (filter: AccountFilter = {}): Promise<void> => this.call('DELETE', '/rules', undefined, { ...filter }),
   };
 
   readonly webhooks = {
@@ -240,14 +276,15 @@ export class ControlClient {
   };
 
   readonly faults = {
-    list: (): Promise<SandboxFault[]> => this.call('GET', '/faults'),
+    list: (filter: AccountFilter = {}): Promise<SandboxFault[]> => this.call('GET', '/faults', undefined, { ...filter }),
     add: (fault: FaultBody): Promise<SandboxFault> => this.call('POST', '/faults', fault),
     remove: (id: string): Promise<void> => this.call('DELETE', `/faults/${seg(id)}`),
-    clear: (): Promise<void> => this.call('DELETE', '/faults'),
+    clear: (filter: AccountFilter = {}): Promise<void> => this.call('DELETE', '/faults', undefined, { ...filter }),
   };
 
+  /** The request journal: one tenant's requests (`accountId`), or every tenant's, newest first. */
   readonly requests = {
     list: (filter: Partial<RequestsQuery> = {}): Promise<JournalEntry[]> => this.call('GET', '/requests', undefined, filter),
-    clear: (): Promise<void> => this.call('DELETE', '/requests'),
+    clear: (filter: AccountFilter = {}): Promise<void> => this.call('DELETE', '/requests', undefined, { ...filter }),
   };
 }

@@ -110,8 +110,9 @@ export class ChangeFeed {
     this.#ctx = ctx;
     this.#generation = ctx.store.generation;
     ctx.store.onChange((ops) => this.#onCommit(ops));
-    ctx.journal.onChange(() => {
-      if (this.#watches('requests')) this.#pending().add('requests', ANY);
+    ctx.journal.onChange((accountId) => {
+      // an entry of no known tenant, or a clear of every ring, is news to every stream
+      if (this.#watches('requests')) this.#pending().add('requests', accountId ?? ANY);
     });
   }
 

@@ -3,11 +3,11 @@
 // by the admin token like every control call: the dashboard reads it with fetch(), which sends the
 // token as a header, so the token never appears in a URL.
 import { CHANGE_TOPICS, type ChangeTopic } from '../domain/vocabulary.js';
-import { notFound } from '../domain/errors.js';
 import { adminRoute } from '../http/operations.js';
 import { changesQuerySchema, type ChangesQuery } from '../schemas/changes.js';
 import { controlTag, header, NOT_FOUND } from '../schemas/operation.js';
 import { ChangeFeed, KEEP_ALIVE_MS, STREAM_HEADERS } from './change-feed.js';
+import { accountFor } from './scope.js';
 
 export const changeOperations = [
   adminRoute<never, ChangesQuery>({
@@ -15,6 +15,7 @@ export const changeOperations = [
     path: '/_sandbox/changes',
     tag: controlTag('dashboard'),
     summary: 'Server-sent events naming the lists that changed (the dashboard listens instead of polling)',
+    scope: 'tenant',
     query: changesQuerySchema,
     responses: {
       200: {
@@ -27,9 +28,9 @@ export const changeOperations = [
       },
       404: NOT_FOUND,
     },
-    handle({ ctx, req, res, query }) {
-      const accountId = query.accountId?.toLowerCase() ?? null;
-      if (accountId !== null && !ctx.store.accounts.get(accountId)) throw notFound(`account ${accountId}`);
+    handle({ ctx, req, res, query, tenant }) {
+      // a tenant's stream is its own: its account when it names none, 404 for another's
+      const accountId = accountFor(tenant, ctx.store, query.accountId) ?? null;
       const topics = query.topics ? [...new Set(query.topics.split(','))] : [...CHANGE_TOPICS];
       // a HEAD has no body to wait for: an answer left open would hold its keep-alive connection
       if (req.method === 'HEAD') return void res.writeHead(200, STREAM_HEADERS).end();

@@ -39,6 +39,7 @@ export const healthOperations = [
     method: 'get',
     path: '/_sandbox/version',
     tag: controlTag('sandbox'),
+    scope: 'tenant',
     summary: "The sandbox's version, the Node.js running it, and the version of its data file's format",
     responses: {
       200: ok({

@@ -1,29 +1,37 @@
-// /_sandbox/pix-keys (docs/control-api.md#pix-key-directory): the PIX key directory. POST adds a key or replaces the
-// entry of the same key (201 when new, 200 when replaced); DELETE clears it or removes one key.
-import { notFound } from '../domain/errors.js';
+// /_sandbox/pix-keys (docs/control-api.md#pix-key-directory): the PIX key directory, sandbox-wide entries and
+// tenants' own (docs/control-api.md#scoped-arrangements). POST adds a key to its scope or replaces the
+// entry of the same key there (201 when new, 200 when replaced); DELETE clears entries or removes one.
+// A tenant's token reaches its own entries.
 import { formatPixKey } from '../format/control.js';
 import { adminRoute } from '../http/operations.js';
-import { pixKeySchema, type PixKeyBody } from '../schemas/control.js';
-import { controlTag, created, noContent, NOT_FOUND, ok } from '../schemas/operation.js';
-import { pageQuerySchema, paged, type PageQuery } from '../schemas/paging.js';
+import { pixKeySchema, scopeQuerySchema, scopeAccountId, type PixKeyBody, type ScopeQuery } from '../schemas/control.js';
+import type { Validated } from '../schemas/from-schema.js';
+import { controlTag, created, e, noContent, ok } from '../schemas/operation.js';
+import { pageQuerySchema, paged } from '../schemas/paging.js';
 import * as R from '../schemas/responses.js';
 import { takePage } from '../store/page.js';
 import { sendPage } from './paging.js';
-import { clearPixKeys, findPixKey, putPixKey, removePixKey } from '../services/pix-keys.js';
+import { clearPixKeys, listPixKeys, putPixKey, removePixKey, requirePixKey } from '../services/pix-keys.js';
+import { accountFor } from './scope.js';
 
 const tag = controlTag('pix keys');
 const anyKey = { key: { type: 'string' } };
+const NO_ACCOUNT = e('NOT_FOUND', 'no such account (nothing changed)');
+const NO_KEY = e('NOT_FOUND', 'no such key in that scope, or no such account');
+const keyListQuerySchema = { type: 'object', properties: { accountId: scopeAccountId, ...pageQuerySchema.properties } } as const;
 
 export const pixKeyOperations = [
-  adminRoute<never, PageQuery>({
+  adminRoute<never, Validated<typeof keyListQuerySchema>>({
     method: 'get',
     path: '/_sandbox/pix-keys',
     tag,
-    summary: 'The PIX key directory, oldest first (pages of up to 1,000)',
-    query: pageQuerySchema,
-    responses: { 200: paged(R.pixKeyViewSchema) },
-    handle({ ctx, req, res, query: q }) {
-      sendPage(req, res, takePage(ctx.store.pixKeys.scan({ order: 'oldest', after: q.after }), q.limit), formatPixKey);
+    scope: 'tenant',
+    summary: "The PIX key directory, oldest first (pages of up to 1,000): one tenant's own entries (accountId), or every scope's",
+    query: keyListQuerySchema,
+    responses: { 200: paged(R.pixKeyViewSchema), 404: NO_ACCOUNT },
+    handle({ ctx, req, res, query: q, tenant }) {
+      const accountId = accountFor(tenant, ctx.store, q.accountId);
+      sendPage(req, res, takePage(listPixKeys(ctx.store, accountId, { order: 'oldest', after: q.after }), q.limit), formatPixKey);
     },
   }),
 
@@ -31,53 +39,62 @@ export const pixKeyOperations = [
     method: 'post',
     path: '/_sandbox/pix-keys',
     tag,
-    summary: 'Add a key (201) or replace its entry (200)',
+    scope: 'tenant',
+    summary: 'Add a key to its scope (201) or replace its entry there (200)',
     body: pixKeySchema,
-    responses: { 200: ok(R.pixKeyViewSchema, 'Replaced'), 201: created(R.pixKeyViewSchema) },
-    async handle({ ctx, res, readBody }) {
-      const body = readBody();
-      const { entry, created } = await ctx.store.commit((tx) => putPixKey(tx, ctx, body));
+    responses: { 200: ok(R.pixKeyViewSchema, 'Replaced'), 201: created(R.pixKeyViewSchema), 404: NO_ACCOUNT },
+    async handle({ ctx, res, readBody, tenant }) {
+      const { accountId: given, ...key } = readBody();
+      const accountId = accountFor(tenant, ctx.store, given) ?? null;
+      const { entry, created } = await ctx.store.commit((tx) => putPixKey(tx, ctx, key, accountId));
       res.status(created ? 201 : 200).json(formatPixKey(entry));
     },
   }),
 
-  adminRoute({
+  adminRoute<never, ScopeQuery>({
     method: 'delete',
     path: '/_sandbox/pix-keys',
     tag,
-    summary: 'Clear the directory',
-    responses: { 204: noContent },
-    async handle({ ctx, res }) {
-      await ctx.store.commit((tx) => clearPixKeys(tx));
+    scope: 'tenant',
+    summary: "Remove one tenant's own entries (accountId), or clear the whole directory",
+    query: scopeQuerySchema,
+    responses: { 204: noContent, 404: NO_ACCOUNT },
+    async handle({ ctx, res, query, tenant }) {
+      const accountId = accountFor(tenant, ctx.store, query.accountId);
+      await ctx.store.commit((tx) => clearPixKeys(tx, accountId));
       res.status(204).end();
     },
   }),
 
-  adminRoute({
+  adminRoute<never, ScopeQuery>({
     method: 'get',
     path: '/_sandbox/pix-keys/{key}',
     tag,
-    summary: 'One key',
+    scope: 'tenant',
+    summary: "One key: a tenant's own entry (accountId), or the sandbox-wide one",
     params: anyKey,
-    responses: { 200: ok(R.pixKeyViewSchema), 404: NOT_FOUND },
-    handle({ ctx, req, res }) {
+    query: scopeQuerySchema,
+    responses: { 200: ok(R.pixKeyViewSchema), 404: NO_KEY },
+    handle({ ctx, req, res, query, tenant }) {
       const key = String(req.params.key);
-      const entry = findPixKey(ctx.store, key);
-      if (!entry) throw notFound(`PIX key ${key}`);
-      res.json(formatPixKey(entry));
+      const accountId = accountFor(tenant, ctx.store, query.accountId) ?? null;
+      res.json(formatPixKey(requirePixKey(ctx.store, accountId, key)));
     },
   }),
 
-  adminRoute({
+  adminRoute<never, ScopeQuery>({
     method: 'delete',
     path: '/_sandbox/pix-keys/{key}',
     tag,
-    summary: 'Remove one key',
+    scope: 'tenant',
+    summary: "Remove one key: a tenant's own entry (accountId), or the sandbox-wide one",
     params: anyKey,
-    responses: { 204: noContent, 404: NOT_FOUND },
-    async handle({ ctx, req, res }) {
+    query: scopeQuerySchema,
+    responses: { 204: noContent, 404: NO_KEY },
+    async handle({ ctx, req, res, query, tenant }) {
       const key = String(req.params.key);
-      await ctx.store.commit((tx) => removePixKey(tx, key));
+      const accountId = accountFor(tenant, ctx.store, query.accountId) ?? null;
+      await ctx.store.commit((tx) => removePixKey(tx, accountId, key));
       res.status(204).end();
     },
   }),

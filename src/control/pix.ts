@@ -4,7 +4,8 @@
 // sandbox's charge locations can be followed; a code that does not parse is a VALIDATION_ERROR
 // naming the reason, a location that leads nowhere is 404.
 import { parseBrCode, PIX_GUI } from '../domain/brcode.js';
-import { SandboxError, notFound } from '../domain/errors.js';
+import { SandboxError } from '../domain/errors.js';
+import type { Tenant } from '../http/tenant.js';
 import { formatTransaction } from '../format/control.js';
 import { adminRoute } from '../http/operations.js';
 import { PIX_PAY_BODY_LIMIT, pixPaySchema, type PixPayBody } from '../schemas/control.js';
@@ -13,6 +14,7 @@ import * as R from '../schemas/responses.js';
 import { payCharge } from '../services/charges.js';
 import type { Reads } from '../store/store.js';
 import { imageOf, qrTextOf } from './qr-image.js';
+import { own } from './scope.js';
 
 const LOCATION_ID = /\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/?$/;
 
@@ -26,8 +28,8 @@ const invalidIn = (source: Source) => (reason: string) =>
     [{ path: `/${source}`, message: reason }],
   );
 
-/** The id of the charge a code belongs to; throws when the code cannot be paid. */
-function chargeIdOfCode(data: Reads, pixCode: string, source: Source = 'pixCode'): string {
+/** The id of the charge a code belongs to; throws when the code cannot be paid (or, to a tenant's call, is another tenant's). */
+function chargeIdOfCode(data: Reads, tenant: Tenant, pixCode: string, source: Source = 'pixCode'): string {
   const invalid = invalidIn(source);
   const code = pixCode.trim();
   const parsed = parseBrCode(code);
@@ -37,8 +39,7 @@ function chargeIdOfCode(data: Reads, pixCode: string, source: Source = 'pixCode'
   if (!location) throw invalid('it is a static code (no location, item 26/25); only dynamic charge codes can be paid here');
   const id = LOCATION_ID.exec(location)?.[1]?.toLowerCase();
   const t = id ? data.transactions.get(id) : undefined;
-  if (!t || t.type !== 'CASH_IN') throw notFound(`the charge at location ${location}`);
-  return t.id;
+  return own(tenant, t?.type === 'CASH_IN' ? t : undefined, `the charge at location ${location}`).id;
 }
 
 export const controlPixOperations = [
@@ -46,6 +47,7 @@ export const controlPixOperations = [
     method: 'post',
     path: '/_sandbox/pix/pay',
     tag: controlTag('transactions'),
+    scope: 'tenant',
     summary: 'Pay whichever charge a copy-and-paste code, or the QR code in an image (PNG or JPEG), belongs to',
     body: pixPaySchema,
     bodyLimitBytes: PIX_PAY_BODY_LIMIT,
@@ -60,13 +62,13 @@ export const controlPixOperations = [
       409: INVALID_STATE,
       413: e('PAYLOAD_TOO_LARGE', 'qrImage over 5 MiB decoded or over 40 million pixels (nothing changed)'),
     },
-    async handle({ ctx, res, readBody }) {
+    async handle({ ctx, res, readBody, tenant }) {
       const body = readBody();
       // the schema lets exactly one of the two through; the image is read before the store is
       const id =
         body.qrImage !== undefined
-          ? await qrTextOf(imageOf(body.qrImage)).then((code) => chargeIdOfCode(ctx.store, code, 'qrImage'))
-          : chargeIdOfCode(ctx.store, body.pixCode!);
+          ? await qrTextOf(imageOf(body.qrImage)).then((code) => chargeIdOfCode(ctx.store, tenant, code, 'qrImage'))
+          : chargeIdOfCode(ctx.store, tenant, body.pixCode!);
       const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
       res.json(formatTransaction(charge));
     },

@@ -15,6 +15,7 @@ export const resetOperations = [
     method: 'post',
     path: '/_sandbox/reset',
     tag: controlTag('sandbox'),
+    scope: 'sandbox',
     summary: 'Back to the fixtures (or another set: a shipped name or an inline fixture object)',
     body: resetSchema,
     bodyOptional: true,

@@ -3,7 +3,6 @@
 // at most `limit` (default 100, max 1000) at a time; and one transaction in full (an extension for
 // the dashboard): the record, its QR image, its ledger entries and its events. Each filter is
 // served by a declared index (store/schema.ts), so a page costs its limit, not the store's size.
-import { notFound } from '../domain/errors.js';
 import { formatTransaction, formatTransactionDetail } from '../format/control.js';
 import { adminRoute } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
@@ -17,6 +16,7 @@ import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import { accountStatusKey } from '../store/schema.js';
 import type { Reads } from '../store/store.js';
 import { sendPage } from './paging.js';
+import { accountFilter, own } from './scope.js';
 
 const STATUSES: Record<TransactionType, readonly TransactionStatus[]> = { CASH_IN: CHARGE_STATUSES, CASH_OUT: TRANSFER_STATUSES };
 /** records looked at for one page when a filter is applied beyond the index (externalId with others) */
@@ -47,11 +47,13 @@ export const controlTransactionOperations = [
     method: 'get',
     path: '/_sandbox/transactions',
     tag,
+    scope: 'tenant',
     summary: 'Transactions, newest first (by creation), a page at a time',
     query: transactionListQuerySchema,
     responses: { 200: paged(R.transactionSchema) },
-    handle({ ctx, req, res, query: q }) {
-      sendPage(req, res, listTransactions(ctx.store, q), formatTransaction);
+    handle({ ctx, req, res, query: q, tenant }) {
+      const accountId = accountFilter(tenant, ctx.store, q.accountId);
+      sendPage(req, res, listTransactions(ctx.store, { ...q, ...(accountId ? { accountId } : {}) }), formatTransaction);
     },
   }),
 
@@ -59,13 +61,13 @@ export const controlTransactionOperations = [
     method: 'get',
     path: '/_sandbox/transactions/{id}',
     tag,
+    scope: 'tenant',
     summary: 'One transaction with its QR image, ledger entries and events',
     responses: { 200: ok(R.transactionDetailSchema) },
-    handle({ ctx, req, res }) {
+    handle({ ctx, req, res, tenant }) {
       const id = uuidParam(req, 'id');
       const { transactions, ledger, events } = ctx.store;
-      const t = transactions.get(id);
-      if (!t) throw notFound(`transaction ${id}`);
+      const t = own(tenant, transactions.get(id), `transaction ${id}`);
       const oldest = { order: 'oldest' } as const;
       res.json(formatTransactionDetail(t, ledger.find('byTransaction', id, oldest), events.find('byTransaction', id, oldest)));
     },

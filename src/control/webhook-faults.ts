@@ -17,6 +17,8 @@ import {
 } from '../schemas/webhook-faults.js';
 import { clearWebhookFaults, createWebhookFault, listWebhookFaults, removeWebhookFault } from '../services/webhook-faults.js';
 import { listWebhookSends, sendWebhookBody } from '../webhooks/send-body.js';
+import { take } from '../store/page.js';
+import { accountFilter, accountFor, own } from './scope.js';
 import { formatWebhookFault, formatWebhookSend } from '../format/webhooks.js';
 
 const tag = controlTag('webhooks');
@@ -27,11 +29,12 @@ export const webhookFaultOperations = [
     method: 'get',
     path: '/_sandbox/webhooks/faults',
     tag,
+    scope: 'tenant',
     summary: 'Webhook delivery faults, in the order they are tried (oldest first)',
     query: webhookFaultsQuerySchema,
     responses: { 200: ok(list(webhookFaultSchema)) },
-    handle({ ctx, res, query }) {
-      res.json([...listWebhookFaults(ctx.store, query.accountId?.toLowerCase())].map(formatWebhookFault));
+    handle({ ctx, res, query, tenant }) {
+      res.json([...listWebhookFaults(ctx.store, accountFilter(tenant, ctx.store, query.accountId))].map(formatWebhookFault));
     },
   }),
 
@@ -39,6 +42,7 @@ export const webhookFaultOperations = [
     method: 'post',
     path: '/_sandbox/webhooks/faults',
     tag,
+    scope: 'tenant',
     summary: `Add a delivery fault: ${alternatives(WEBHOOK_FAULT_ACTIONS)}`,
     body: webhookFaultInputSchema,
     check: webhookFaultChecks,
@@ -50,8 +54,11 @@ export const webhookFaultOperations = [
       ),
       404: e('NOT_FOUND', 'no such endpoint (or not of accountId), or no such account'),
     },
-    async handle({ ctx, res, readBody }) {
-      const input = readBody();
+    async handle({ ctx, res, readBody, tenant }) {
+      const body = readBody();
+      // a tenant's fault is its own: of the tenant it names (its own when none), an endpoint of another is 404
+      const accountId = accountFor(tenant, ctx.store, body.accountId);
+      const input = { ...body, ...(accountId ? { accountId } : {}) };
       const fault = await ctx.store.commit((tx) => createWebhookFault(tx, ctx, input));
       res.status(201).json(formatWebhookFault(fault));
     },
@@ -61,11 +68,13 @@ export const webhookFaultOperations = [
     method: 'delete',
     path: '/_sandbox/webhooks/faults',
     tag,
+    scope: 'tenant',
     summary: 'Remove every delivery fault (or one account’s)',
     query: webhookFaultsQuerySchema,
     responses: { 204: noContent },
-    async handle({ ctx, res, query }) {
-      await ctx.store.commit((tx) => clearWebhookFaults(tx, query.accountId?.toLowerCase()));
+    async handle({ ctx, res, query, tenant }) {
+      const accountId = accountFilter(tenant, ctx.store, query.accountId);
+      await ctx.store.commit((tx) => clearWebhookFaults(tx, accountId));
       res.status(204).end();
     },
   }),
@@ -74,10 +83,12 @@ export const webhookFaultOperations = [
     method: 'delete',
     path: '/_sandbox/webhooks/faults/{id}',
     tag,
+    scope: 'tenant',
     summary: 'Remove one delivery fault',
     responses: { 204: noContent, 404: e('NOT_FOUND', 'no such fault (or it is spent)') },
-    async handle({ ctx, req, res }) {
+    async handle({ ctx, req, res, tenant }) {
       const id = uuidParam(req, 'id');
+      own(tenant, ctx.store.webhookFaults.get(id), `webhook fault ${id}`);
       await ctx.store.commit((tx) => removeWebhookFault(tx, id));
       res.status(204).end();
     },
@@ -87,14 +98,18 @@ export const webhookFaultOperations = [
     method: 'post',
     path: '/_sandbox/webhooks/send',
     tag,
+    scope: 'tenant',
     summary: "Send any JSON body to an endpoint once, signed as asked, and log it (answers the receiver's status)",
     body: webhookSendInputSchema,
     responses: {
       200: ok(webhookSendResultSchema, 'The attempt: the status, or the network error, and its duration'),
       404: e('NOT_FOUND', 'no such endpoint'),
     },
-    async handle({ ctx, res, readBody }) {
-      res.json(await sendWebhookBody(ctx, readBody()));
+    async handle({ ctx, res, readBody, tenant }) {
+      const input = readBody();
+      const endpointId = input.endpointId.toLowerCase();
+      own(tenant, ctx.store.webhookEndpoints.get(endpointId), `webhook endpoint ${endpointId}`);
+      res.json(await sendWebhookBody(ctx, input));
     },
   }),
 
@@ -102,11 +117,21 @@ export const webhookFaultOperations = [
     method: 'get',
     path: '/_sandbox/webhooks/sends',
     tag,
+    scope: 'tenant',
     summary: 'The log of arbitrary sends, newest first (the last 1,000 are kept)',
     query: webhookSendsQuerySchema,
-    responses: { 200: ok(list(webhookSendSchema)) },
-    handle({ ctx, res, query }) {
-      res.json(listWebhookSends(ctx.store, query.endpointId?.toLowerCase(), query.limit).map(formatWebhookSend));
+    responses: { 200: ok(list(webhookSendSchema)), 404: e('NOT_FOUND', 'no such account') },
+    handle({ ctx, res, query, tenant }) {
+      const endpointId = query.endpointId?.toLowerCase();
+      const accountId = accountFilter(tenant, ctx.store, query.accountId);
+      // one tenant's sends (by its index), of one endpoint or all of them; the operator's: all, or one endpoint's
+      const sends = accountId
+        ? take(
+            [...ctx.store.webhookSends.find('byAccount', accountId)].filter((s) => !endpointId || s.endpointId === endpointId),
+            query.limit,
+          )
+        : listWebhookSends(ctx.store, endpointId, query.limit);
+      res.json([...sends].map(formatWebhookSend));
     },
   }),
 ];

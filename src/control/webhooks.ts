@@ -2,7 +2,6 @@
 // Thin: validate, run a service from src/webhooks in one commit, answer. Delivery itself is
 // the dispatcher's job, woken by the commit; no answer here waits for a receiver.
 import type { AppContext } from '../context.js';
-import { notFound } from '../domain/errors.js';
 import { adminRoute } from '../http/operations.js';
 import { uuidParam } from '../http/routes.js';
 import { controlTag, created, e, noContent, NOT_FOUND, ok } from '../schemas/operation.js';
@@ -25,7 +24,10 @@ import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import type { Reads } from '../store/store.js';
 import { clearEndpoints, createEndpoint, fireEvent, redeliver, removeEndpoint } from '../services/webhook-endpoints.js';
 import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../format/webhooks.js';
+import { ownTransaction } from './transition.js';
 import { sendPage } from './paging.js';
+import { accountFilter, accountFor, own } from './scope.js';
+import type { Tenant } from '../http/tenant.js';
 
 const BASE = '/_sandbox/webhooks';
 const tag = controlTag('webhooks');
@@ -59,11 +61,14 @@ function listDeliveries(data: Reads, q: DeliveriesQuery): Page<Readonly<Delivery
     (!evid || x.eventId === evid) &&
     (!q.status || x.status === q.status) &&
     (!q.eventType || x.eventType === q.eventType) &&
-    (!aid || data.webhookEndpoints.get(x.endpointId)?.accountId === aid);
+    (!aid || x.accountId === aid);
   return takePage(source, q.limit, keep, BUDGET);
 }
 
 const endpointOf = (ctx: AppContext, d: Readonly<Delivery>) => ctx.store.webhookEndpoints.get(d.endpointId);
+const deliveryOf = (ctx: AppContext, tenant: Tenant, id: string) => own(tenant, ctx.store.deliveries.get(id), `delivery ${id}`);
+const ownEndpoint = (ctx: AppContext, tenant: Tenant, id: string) =>
+  own(tenant, ctx.store.webhookEndpoints.get(id), `webhook endpoint ${id}`);
 
 // `/{id}` never takes the fixed sub-paths (deliveries, fire): the table sends them to their own 405s
 export const webhookControlOperations = [
@@ -71,12 +76,13 @@ export const webhookControlOperations = [
     method: 'get',
     path: BASE,
     tag,
+    scope: 'tenant',
     summary: 'Webhook endpoints (secrets included), oldest first (pages of up to 1,000)',
     query: webhookEndpointListQuerySchema,
     responses: { 200: paged(R.webhookEndpointSchema) },
-    handle({ ctx, req, res, query: q }) {
+    handle({ ctx, req, res, query: q, tenant }) {
       const opts = { order: 'oldest', after: q.after } as const;
-      const accountId = q.accountId?.toLowerCase();
+      const accountId = accountFilter(tenant, ctx.store, q.accountId);
       const source = accountId ? ctx.store.webhookEndpoints.find('byAccount', accountId, opts) : ctx.store.webhookEndpoints.scan(opts);
       sendPage(req, res, takePage(source, q.limit), formatEndpoint);
     },
@@ -86,11 +92,14 @@ export const webhookControlOperations = [
     method: 'post',
     path: BASE,
     tag,
+    scope: 'tenant',
     summary: 'Register an endpoint',
     body: webhookEndpointInputSchema,
     responses: { 201: created(R.webhookEndpointSchema), 404: e('NOT_FOUND', 'no such account') },
-    async handle({ ctx, res, readBody }) {
-      const input = readBody();
+    async handle({ ctx, res, readBody, tenant }) {
+      const body = readBody();
+      const accountId = accountFor(tenant, ctx.store, body.accountId);
+      const input = { ...body, ...(accountId ? { accountId } : {}) };
       const endpoint = await ctx.store.commit((tx) => createEndpoint(tx, ctx, input));
       res.status(201).json(formatEndpoint(endpoint));
     },
@@ -100,11 +109,13 @@ export const webhookControlOperations = [
     method: 'delete',
     path: BASE,
     tag,
+    scope: 'tenant',
     summary: 'Remove every endpoint (or one account’s)',
     query: webhookEndpointsQuerySchema,
     responses: { 204: noContent },
-    async handle({ ctx, res, query: q }) {
-      await ctx.store.commit((tx) => clearEndpoints(tx, q.accountId?.toLowerCase()));
+    async handle({ ctx, res, query: q, tenant }) {
+      const accountId = accountFilter(tenant, ctx.store, q.accountId);
+      await ctx.store.commit((tx) => clearEndpoints(tx, accountId));
       res.status(204).end();
     },
   }),
@@ -113,11 +124,14 @@ export const webhookControlOperations = [
     method: 'get',
     path: `${BASE}/deliveries`,
     tag,
+    scope: 'tenant',
     summary: 'The delivery log, newest first (by creation), a page at a time',
     query: deliveriesQuerySchema,
     responses: { 200: paged(R.deliverySchema) },
-    handle({ ctx, req, res, query: q }) {
-      sendPage(req, res, listDeliveries(ctx.store, q), (d) => formatDelivery(d, endpointOf(ctx, d)));
+    handle({ ctx, req, res, query: q, tenant }) {
+      const accountId = accountFilter(tenant, ctx.store, q.accountId);
+      const query = { ...q, ...(accountId ? { accountId } : {}) };
+      sendPage(req, res, listDeliveries(ctx.store, query), (d) => formatDelivery(d, endpointOf(ctx, d)));
     },
   }),
 
@@ -125,12 +139,11 @@ export const webhookControlOperations = [
     method: 'get',
     path: `${BASE}/deliveries/{id}`,
     tag,
+    scope: 'tenant',
     summary: 'One delivery with the body its attempts send',
     responses: { 200: ok(R.deliveryDetailSchema) },
-    handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
-      const d = ctx.store.deliveries.get(id);
-      if (!d) throw notFound(`delivery ${id}`);
+    handle({ ctx, req, res, tenant }) {
+      const d = deliveryOf(ctx, tenant, uuidParam(req, 'id'));
       res.json(formatDeliveryDetail(d, endpointOf(ctx, d), ctx.store.events.get(d.eventId)));
     },
   }),
@@ -139,14 +152,15 @@ export const webhookControlOperations = [
     method: 'post',
     path: `${BASE}/deliveries/{id}/redeliver`,
     tag,
+    scope: 'tenant',
     summary: 'Redeliver: a new delivery for a finished one (201), or the next attempt now (200)',
     responses: {
       200: ok(R.deliverySchema),
       201: created(R.deliverySchema),
       409: e('INVALID_STATE', 'its endpoint was deleted or its event pruned'),
     },
-    async handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
+    async handle({ ctx, req, res, tenant }) {
+      const id = deliveryOf(ctx, tenant, uuidParam(req, 'id')).id;
       const { delivery, created } = await ctx.store.commit((tx) => redeliver(tx, ctx, id));
       if (!created) ctx.dispatcher?.wake(); // an existing delivery made due: no new record to wake the dispatcher
       res.status(created ? 201 : 200).json(formatDelivery(delivery, endpointOf(ctx, delivery)));
@@ -157,12 +171,15 @@ export const webhookControlOperations = [
     method: 'post',
     path: `${BASE}/fire`,
     tag,
+    scope: 'tenant',
     summary: 'Send an event for a transaction now',
     body: fireInputSchema,
     responses: { 201: created(R.fireResultSchema), 404: NOT_FOUND },
-    async handle({ ctx, res, readBody }) {
+    async handle({ ctx, res, readBody, tenant }) {
       const input = readBody();
-      const { event, deliveries } = await ctx.store.commit((tx) => fireEvent(tx, ctx, input.transactionId.toLowerCase(), input.type));
+      const transactionId = input.transactionId.toLowerCase();
+      ownTransaction(ctx, tenant, transactionId, 'transaction');
+      const { event, deliveries } = await ctx.store.commit((tx) => fireEvent(tx, ctx, transactionId, input.type));
       res.status(201).json({
         event: { id: event.id, type: event.type, createdAt: event.createdAt, data: event.data },
         deliveries: deliveries.map((d) => formatDelivery(d, endpointOf(ctx, d))),
@@ -174,13 +191,11 @@ export const webhookControlOperations = [
     method: 'get',
     path: `${BASE}/{id}`,
     tag,
+    scope: 'tenant',
     summary: 'One endpoint',
     responses: { 200: ok(R.webhookEndpointSchema) },
-    handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
-      const e = ctx.store.webhookEndpoints.get(id);
-      if (!e) throw notFound(`webhook endpoint ${id}`);
-      res.json(formatEndpoint(e));
+    handle({ ctx, req, res, tenant }) {
+      res.json(formatEndpoint(ownEndpoint(ctx, tenant, uuidParam(req, 'id'))));
     },
   }),
 
@@ -188,10 +203,11 @@ export const webhookControlOperations = [
     method: 'delete',
     path: `${BASE}/{id}`,
     tag,
+    scope: 'tenant',
     summary: 'Remove one endpoint (its waiting deliveries become DEAD)',
     responses: { 204: noContent },
-    async handle({ ctx, req, res }) {
-      const id = uuidParam(req, 'id');
+    async handle({ ctx, req, res, tenant }) {
+      const id = ownEndpoint(ctx, tenant, uuidParam(req, 'id')).id;
       await ctx.store.commit((tx) => removeEndpoint(tx, id));
       res.status(204).end();
     },

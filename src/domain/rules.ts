@@ -1,6 +1,7 @@
 // Outcome rules ("magic values", docs/decisions.md#d29-outcome-rules): the first rule whose every match field holds
 // decides a new transaction's fate.
 import type { Rule, RuleMatch, ScheduledOutcome, TransactionType } from '../store/model.js';
+import { nameOf } from './scope.js';
 
 export interface RuleSubject {
   type: TransactionType;
@@ -24,7 +25,7 @@ function ruleMatches(match: RuleMatch, s: RuleSubject): boolean {
   return true;
 }
 
-/** The outcome the first matching rule schedules, or undefined when none matches; `rules` in evaluation order. */
+/** The outcome the first matching rule schedules, or undefined when none matches; `rules` in evaluation order (a tenant's own first). */
 export function scheduleOutcome(rules: Iterable<Readonly<Rule>>, s: RuleSubject, now: Date): ScheduledOutcome | undefined {
   let rule: Readonly<Rule> | undefined;
   for (const r of rules) {
@@ -34,7 +35,8 @@ export function scheduleOutcome(rules: Iterable<Readonly<Rule>>, s: RuleSubject,
   }
   if (!rule) return undefined;
   const { action, afterSeconds = 0, code, message, payer } = rule.outcome;
-  const out: ScheduledOutcome = { ruleId: rule.id, action };
+  // the rule's id in its scope: a transaction names the rule its tenant posted
+  const out: ScheduledOutcome = { ruleId: nameOf(rule), action };
   if (action !== 'wait') out.at = new Date(now.getTime() + afterSeconds * 1000).toISOString();
   if (code !== undefined) out.code = code;
   if (message !== undefined) out.message = message;

@@ -83,12 +83,27 @@ export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 export const alternatives = (words: readonly string[]): string =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 
+/**
+ * The control lists of what a test arranges (/_sandbox/pix-keys, /rules, /faults): each entry a tenant's
+ * own or sandbox-wide (docs/control-api.md#scoped-arrangements).
+ */
+export const SCOPED_ARRANGEMENTS = ['pix-keys', 'rules', 'faults'] as const;
+
 /** The change stream's topics of one tenant's records: a stream that names an account hears that account's alone. */
-export const TENANT_CHANGE_TOPICS = ['transactions', 'balances', 'merchants', 'webhooks', 'deliveries', 'webhook-faults'] as const;
+export const TENANT_CHANGE_TOPICS = [
+  'transactions',
+  'balances',
+  'merchants',
+  'webhooks',
+  'deliveries',
+  'webhook-faults',
+  ...SCOPED_ARRANGEMENTS,
+  'requests',
+] as const;
 
 /**
  * What the change stream names (GET /_sandbox/changes, docs/control-api.md#the-change-stream): each
  * topic is a list of the control API that a change may have made stale.
  */
-export const CHANGE_TOPICS = ['accounts', 'clock', ...TENANT_CHANGE_TOPICS, 'pix-keys', 'rules', 'faults', 'requests'] as const;
+export const CHANGE_TOPICS = ['accounts', 'clock', ...TENANT_CHANGE_TOPICS] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];

@@ -27,6 +27,7 @@ import type {
   WebhookEvent,
 } from '../store/model.js';
 import { accountRef, walletRef } from '../domain/ledger.js';
+import { nameOf } from '../domain/scope.js';
 import { renderQrDataUrl } from './qr.js';
 import { merchantFields } from './merchants.js';
 
@@ -100,12 +101,13 @@ export function formatTransactionDetail(
 }
 
 export function formatPixKey(k: Readonly<PixKeyEntry>): Wire<typeof pixKeyViewSchema> {
-  return { key: k.key, keyType: k.keyType, owner: k.owner, unknown: k.unknown, createdAt: k.createdAt };
+  return { key: k.key, keyType: k.keyType, owner: k.owner, unknown: k.unknown, createdAt: k.createdAt, accountId: k.accountId ?? null };
 }
 
 export function formatRule(r: Readonly<Rule>): Wire<typeof ruleViewSchema> {
   return {
-    id: r.id,
+    id: nameOf(r),
+    accountId: r.accountId ?? null,
     ...(r.description !== undefined ? { description: r.description } : {}),
     match: r.match,
     outcome: r.outcome,
@@ -116,6 +118,7 @@ export function formatRule(r: Readonly<Rule>): Wire<typeof ruleViewSchema> {
 export function formatFault(f: Readonly<Fault>): Wire<typeof faultViewSchema> {
   return {
     id: f.id,
+    accountId: f.accountId ?? null,
     method: f.method,
     path: f.path,
     // a stored status of 0 means "no error": the fault only adds latency

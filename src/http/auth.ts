@@ -4,10 +4,10 @@ import jwt from 'jsonwebtoken';
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
 import type { Actor } from '../services/banking.js';
-import { tokenKeys, VERIFIED_MAX, type TokenClaims, type TokenKeys } from '../services/tokens.js';
+import { tokenKeys, VERIFIED_MAX, type TokenClaims } from '../services/tokens.js';
 import type { Account, Merchant } from '../store/model.js';
 
-interface AuthPrincipal {
+export interface AuthPrincipal {
   kind: 'account' | 'merchant';
   account: Readonly<Account>;
   merchant: Readonly<Merchant> | null;
@@ -16,20 +16,89 @@ interface AuthPrincipal {
 }
 
 /**
- * The claims of a token signed with the key; expiry is checked against the clock of the token's
- * own tenant (`nowSecondsOf(account id)`): tenants' clocks differ (docs/architecture.md#the-clock).
+ * The claims of a token signed with this sandbox's key, or null: its signature is checked once, then
+ * its claims are reused while it lives (expiry is not checked here: see bearerPrincipal). Only claims
+ * that came through here may decide anything, a request's tenant included (./tenant.ts).
  */
-function verifyToken(token: string, keys: TokenKeys, nowSecondsOf: (accountId: string) => number): TokenClaims {
+export function verifiedClaims(ctx: AppContext, token: string): TokenClaims | null {
+  const keys = tokenKeys(ctx);
   let claims = keys.verified.get(token);
   if (!claims) {
-    claims = jwt.verify(token, keys.key, { algorithms: ['HS256'], ignoreExpiration: true }) as TokenClaims;
+    try {
+      claims = jwt.verify(token, keys.key, { algorithms: ['HS256'], ignoreExpiration: true }) as TokenClaims;
+    } catch {
+      return null;
+    }
     if (keys.verified.size >= VERIFIED_MAX) keys.verified.clear();
     keys.verified.set(token, claims);
   }
-  if (typeof claims.exp === 'number' && nowSecondsOf(String(claims.acc)) >= claims.exp)
-    throw new jwt.TokenExpiredError('jwt expired', new Date(claims.exp * 1000));
   return claims;
 }
+
+/**
+ * The account (and merchant) a token's verified claims name, while they exist; null once either is
+ * gone (a deleted tenant's tokens are refused so). Issue 22's token generations are checked here: a
+ * token of an earlier generation of its principal (an id deleted and created again, credentials reset)
+ * names nobody.
+ */
+export function claimsPrincipal(
+  ctx: AppContext,
+  claims: TokenClaims,
+): { account: Readonly<Account>; merchant: Readonly<Merchant> | null } | null {
+  const account = typeof claims.acc === 'string' ? ctx.store.accounts.get(claims.acc) : undefined;
+  if (!account) return null;
+  if (claims.mer === undefined) return { account, merchant: null };
+  const merchant = typeof claims.mer === 'string' ? ctx.store.merchants.get(claims.mer) : undefined;
+  return merchant && merchant.accountId === account.id ? { account, merchant } : null;
+}
+
+/** The client credentials of an HTTP Basic header (RFC 6749 §2.3.1), null without one, 'malformed' for one that cannot be read. */
+export function basicCredentials(header: string | undefined): { id: string; secret: string } | null | 'malformed' {
+  if (!header || !/^basic /i.test(header)) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const sep = decoded.indexOf(':');
+  if (sep < 0) return 'malformed';
+  try {
+    // both parts are form-urlencoded before joining
+    const dec = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { id: dec(decoded.slice(0, sep)), secret: dec(decoded.slice(sep + 1)) };
+  } catch {
+    return 'malformed';
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header, null for a header that is not one, undefined without a header. */
+export function bearerToken(header: string | undefined): string | null | undefined {
+  if (header === undefined) return undefined;
+  return /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header)?.[1] ?? null;
+}
+
+/**
+ * Whom an Authorization header authenticates (docs/api.md#bearer-authentication), for the public API and
+ * the control API alike; throws the 401 that says why not. Expiry is checked against the clock of the
+ * token's own tenant (`nowSecondsOf(account id)`): tenants' clocks differ (docs/architecture.md#the-clock).
+ */
+export function bearerPrincipal(ctx: AppContext, header: string | undefined, nowSecondsOf: (accountId: string) => number): AuthPrincipal {
+  const token = bearerToken(header);
+  if (!token) {
+    const why = header ? 'the Authorization header must be "Bearer <access_token>"' : 'the Authorization header is missing';
+    throw new SandboxError('UNAUTHORIZED', `${why}; get a token at POST /v1/oauth/token`);
+  }
+  const claims = verifiedClaims(ctx, token);
+  if (!claims) throw new SandboxError('INVALID_TOKEN', 'the access token is not valid');
+  if (typeof claims.exp === 'number' && nowSecondsOf(String(claims.acc)) >= claims.exp)
+    throw new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one');
+  const named = claimsPrincipal(ctx, claims);
+  if (!named) throw new SandboxError('INVALID_TOKEN', 'the access token belongs to a client that no longer exists');
+  const { account, merchant } = named;
+  return { kind: merchant ? 'merchant' : 'account', account, merchant, id: merchant ? merchant.id : account.id };
+}
+
+/** The tenant's now in seconds, made once per stage (not per request): without building a Clock. */
+export const nowSecondsOf =
+  (ctx: AppContext) =>
+  (accountId: string): number =>
+    Math.floor(ctx.nowMsOf(accountId) / 1000);
 
 function principalOf(res: Response): AuthPrincipal {
   return res.locals.principal as AuthPrincipal;
@@ -42,37 +111,22 @@ export function actorOf(res: Response): Actor {
 }
 
 export function authenticate(ctx: AppContext): RequestHandler {
-  // made once, not per request: the tenant's now without building a Clock
-  const nowSecondsOf = (accountId: string) => Math.floor(ctx.nowMsOf(accountId) / 1000);
+  const now = nowSecondsOf(ctx);
   return (req: Request, res, next) => {
-    const header = req.get('authorization');
-    const match = header ? /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header) : null;
-    if (!match) {
-      const why = header ? 'the Authorization header must be "Bearer <access_token>"' : 'the Authorization header is missing';
-      return next(new SandboxError('UNAUTHORIZED', `${why}; get a token at POST /v1/oauth/token`));
-    }
-    let claims: TokenClaims;
+    let principal: AuthPrincipal;
     try {
-      claims = verifyToken(match[1]!, tokenKeys(ctx), nowSecondsOf);
+      principal = bearerPrincipal(ctx, req.get('authorization'), now);
     } catch (e) {
-      if ((e as Error).name === 'TokenExpiredError')
-        return next(new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one'));
-      return next(new SandboxError('INVALID_TOKEN', 'the access token is not valid'));
+      return next(e);
     }
-    const account = typeof claims.acc === 'string' ? ctx.store.accounts.get(claims.acc) : undefined;
-    const merchant = typeof claims.mer === 'string' ? ctx.store.merchants.get(claims.mer) : undefined;
-    if (!account || (claims.mer && (!merchant || merchant.accountId !== account.id)))
-      return next(new SandboxError('INVALID_TOKEN', 'the access token belongs to a client that no longer exists'));
-    if (merchant && merchant.status !== 'ACTIVE')
+    if (principal.merchant && principal.merchant.status !== 'ACTIVE')
       return next(
-        new SandboxError('MERCHANT_NOT_ACTIVE', `the merchant is ${merchant.status}; its tokens are refused until it is ACTIVE again`),
+        new SandboxError(
+          'MERCHANT_NOT_ACTIVE',
+          `the merchant is ${principal.merchant.status}; its tokens are refused until it is ACTIVE again`,
+        ),
       );
-    res.locals.principal = {
-      kind: merchant ? 'merchant' : 'account',
-      account,
-      merchant: merchant ?? null,
-      id: merchant ? merchant.id : account.id,
-    } satisfies AuthPrincipal;
+    res.locals.principal = principal;
     next();
   };
 }

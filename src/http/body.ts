@@ -5,12 +5,16 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { SandboxError } from '../domain/errors.js';
 import type { BodyCheck } from '../schemas/checks.js';
 import { unknownFields, validateBody, withoutUnknownFields } from '../schemas/validator.js';
-import { noteBody } from './journal.js';
+import { noteParsedBody, noteRawBody } from './journal.js';
 
 /** The body limit of every route but those that declare their own (an image to read). */
 export const BODY_LIMIT = 1024 * 1024;
-const jsonParser = (limit: number) => express.json({ limit, strict: true, type: () => true });
-const form = express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 });
+// `verify` hands the journal the bytes as read, before they are parsed: so it keeps the body of a
+// request whose JSON does not parse too
+const capture = (req: Request, res: Response, buf: Buffer) => noteRawBody(res, buf, req.headers['content-type']);
+const jsonParser = (limit: number) => express.json({ limit, strict: true, type: () => true, verify: capture });
+const form = express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100, verify: capture });
+const raw = express.raw({ limit: BODY_LIMIT, type: () => true, verify: capture });
 /** No request of the API nests deeper than a few levels; far deeper JSON would break recursive code (copies, serializers). */
 const MAX_BODY_DEPTH = 32;
 
@@ -41,19 +45,29 @@ const withDepth =
     });
 const json = withDepth(jsonParser(BODY_LIMIT));
 
-const hasBody = (req: Request): boolean =>
+export const hasBody = (req: Request): boolean =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/** What reading a request's body came to, kept on it: a body is read once, by whichever stage needs it first. */
+interface BodyRead {
+  err?: unknown;
+}
+const readOf = (res: Response) => res.locals.bodyRead as BodyRead | undefined;
 
 /**
  * Parses JSON bodies; `allowForm` also accepts application/x-www-form-urlencoded. `limitBytes`
- * raises the JSON limit for the one route that takes an image.
+ * raises the JSON limit for the one route that takes an image. A body already read for this request
+ * (the tenant of a token request, ./tenant.ts) is not read again: its outcome is replayed.
  */
 export function parseBody(allowForm = false, limitBytes = BODY_LIMIT): RequestHandler {
   const parseJson = limitBytes === BODY_LIMIT ? json : withDepth(jsonParser(limitBytes));
   return (req, res, next) => {
-    // the body as the client sent it, before validation fills in defaults: the journal keeps it
+    const done = readOf(res);
+    if (done) return next(done.err);
     const parsed = (err?: unknown) => {
-      if (!err) noteBody(res, req.body);
+      res.locals.bodyRead = { err } satisfies BodyRead;
+      // the body as the client sent it, before validation fills in defaults: the journal keeps it
+      if (!err) noteParsedBody(res, req.body);
       next(err);
     };
     if (!hasBody(req)) {
@@ -63,13 +77,29 @@ export function parseBody(allowForm = false, limitBytes = BODY_LIMIT): RequestHa
     if (req.is('application/json') || req.is('application/*+json')) return parseJson(req, res, parsed);
     if (allowForm && req.is('application/x-www-form-urlencoded')) return form(req, res, parsed);
     const accepted = allowForm ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
-    next(
+    parsed(
       new SandboxError(
         'UNSUPPORTED_MEDIA_TYPE',
         `the request body must be ${accepted} (got ${req.get('content-type') ?? 'no Content-Type'})`,
       ),
     );
   };
+}
+
+/**
+ * Reads a body nothing has read, whatever its type, for the journal only (up to BODY_LIMIT): an
+ * injected fault answers before any route reads it, and the journal keeps what the client sent.
+ */
+export function drainBody(req: Request, res: Response): Promise<void> {
+  if (readOf(res) || !hasBody(req)) return Promise.resolve();
+  return new Promise((resolve) =>
+    raw(req, res, (err?: unknown) => {
+      res.locals.bodyRead = {
+        err: err ?? new SandboxError('VALIDATION_ERROR', 'the body was read for the journal only'),
+      } satisfies BodyRead;
+      resolve();
+    }),
+  );
 }
 
 /**

@@ -7,8 +7,10 @@
 // Matching: an optional method (GET also matches HEAD), and a path compared segment by segment
 // with the request path (query string ignored, trailing slash ignored): a literal segment must be
 // equal, `*` or `:name` matches any one segment, and a final `**` matches any rest (none included).
-// The first matching fault in creation order wins. /_sandbox/faults... and /_sandbox/health are
-// never faulted, so a fault can always be removed and health checks always answer.
+// A fault is sandbox-wide, or one tenant's own (docs/decisions.md#d62-scoped-arrangements): it then
+// answers only that tenant's requests (./tenant.ts). The tenant's own faults are tried first, then the
+// sandbox-wide ones, each in creation order; the first that matches wins. /_sandbox/faults... and
+// /_sandbox/health are never faulted, so a fault can always be removed and health checks always answer.
 //
 // `probability` draws from the fault stream of the sandbox's random source (ctx.random.fault, from
 // config.seed): the same seed and the same sequence of matching requests since start, reset or
@@ -16,10 +18,13 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
+import { SANDBOX_WIDE } from '../domain/scope.js';
 import type { FaultBody } from '../schemas/control-sandbox.js';
 import type { Fault, New } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
+import { drainBody } from './body.js';
 import { sendError } from './errors.js';
+import { requestTenant } from './tenant.js';
 
 const EXEMPT = /^\/_sandbox\/(faults(\/.*)?|health)\/?$/;
 
@@ -59,11 +64,13 @@ function faultMatches(f: Fault, method: string, path: string): boolean {
   return pathMatches(f.path, path);
 }
 
-export function createFault(tx: Tx, ctx: AppContext, body: FaultBody): Readonly<Fault> {
+/** A fault of a scope: a tenant's own (`accountId`), or null: sandbox-wide. */
+export function createFault(tx: Tx, ctx: AppContext, body: FaultBody, accountId: string | null): Readonly<Fault> {
   const status = body.status ?? 0;
   const code = status === 0 ? '' : (body.code ?? DEFAULT_CODES[status] ?? 'INJECTED_FAULT');
   const fault: New<Fault> = {
     id: ctx.newId(),
+    ...(accountId ? { accountId } : {}),
     method: body.method ? body.method.toUpperCase() : null,
     path: body.path,
     status,
@@ -84,12 +91,31 @@ export function removeFault(tx: Tx, id: string): Readonly<Fault> {
   return f;
 }
 
-export function clearFaults(tx: Tx): void {
-  for (const f of tx.faults.scan()) tx.remove('faults', f.id);
+const oldest = { order: 'oldest' } as const;
+
+/** One tenant's own faults, or every fault of every scope, oldest first. */
+export const listFaults = (data: Reads, accountId?: string): Iterable<Readonly<Fault>> =>
+  accountId ? data.faults.find('byScope', accountId, oldest) : data.faults.scan(oldest);
+
+/** Removes one tenant's own faults, or (no accountId) every fault of every scope. */
+export function clearFaults(tx: Tx, accountId?: string): number {
+  const ids = [...listFaults(tx, accountId)].map((f) => f.id);
+  for (const id of ids) tx.remove('faults', id);
+  return ids.length;
 }
 
-/** Faults in creation order (the first that matches wins). */
-export const listFaults = (data: Reads): Iterable<Readonly<Fault>> => data.faults.scan({ order: 'oldest' });
+/** The faults that may answer a tenant's request, in the order they are tried: its own, then the sandbox-wide ones. */
+function* faultsFor(data: Reads, tenant: string | null): Generator<Readonly<Fault>> {
+  if (tenant) yield* data.faults.find('byScope', tenant, oldest);
+  yield* data.faults.find('byScope', SANDBOX_WIDE, oldest);
+}
+
+/** Whether every fault is sandbox-wide: then no request's tenant needs to be learned. */
+function allSandboxWide(data: Reads): boolean {
+  let wide = 0;
+  for (const _ of data.faults.find('byScope', SANDBOX_WIDE)) wide++;
+  return wide === data.faults.size;
+}
 
 /** Spends one firing of the fault (a spent fault is removed); null when it is gone meanwhile. */
 function fire(tx: Tx, id: string): Readonly<Fault> | null {
@@ -106,8 +132,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export function faultStage(ctx: AppContext): RequestHandler {
   const inject = async (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) => {
     try {
+      const tenant = allSandboxWide(ctx.store) ? null : await requestTenant(ctx, req, res);
       let candidate: Readonly<Fault> | undefined;
-      for (const f of listFaults(ctx.store)) {
+      for (const f of faultsFor(ctx.store, tenant)) {
         if (!faultMatches(f, req.method, req.path)) continue;
         candidate = f;
         break;
@@ -119,6 +146,9 @@ export function faultStage(ctx: AppContext): RequestHandler {
       if (fault.latencyMs > 0) await sleep(fault.latencyMs);
       res.setHeader('x-sandbox-fault', fault.id);
       if (fault.status === 0) return next();
+      // the journal keeps what the client sent, and whose request it was, though no route read it
+      await requestTenant(ctx, req, res);
+      await drainBody(req, res);
       sendError(res, new SandboxError(fault.code, fault.message, [], fault.status));
     } catch (e) {
       next(e);

@@ -1,169 +1,211 @@
-// The request journal's ring and its redaction (docs/control-api.md#request-journal): kept apart
-// from the journal stage (an express middleware) because the app context holds the ring, and a
-// consumer of the package's types must not need express's types (skipLibCheck: false).
-import type { JournalEntry } from './journal-entry.js';
+// The storage of the request journal (docs/control-api.md#request-journal): one tenant's newest entries,
+// kept outside the JavaScript heap (docs/store.md#how-memory-is-kept-small says why): their numbers in
+// typed columns, their texts appended to byte chunks, a text equal to the one before it in the ring
+// written once per chunk. An entry is read back, parsed and redacted only when the journal is listed
+// (./journal-log.ts). Free of express, as the app context's types must be (skipLibCheck: false).
 
-const MAX_STRING = 512;
-export const REDACTED = '[REDACTED]';
+/** Characters (or bytes) of a request body or an answer an entry keeps as it came (a QR image is ~2 KiB). */
+export const MAX_CAPTURE_BYTES = 32 * 1024;
 
-const SECRET_FIELDS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'x-sandbox-admin-token',
-  'cookie',
-  'set-cookie',
-  'client_secret',
-  'clientsecret',
-  'access_token',
-  'accesstoken',
-  'refresh_token',
-  'id_token',
-  'password',
-  'secret',
-]);
-const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
-
-/** A header value keeps its scheme ("Bearer", "Basic") so the journal still shows how a client authenticated. */
-function redactValue(key: string, value: unknown): unknown {
-  if (typeof value === 'string' && (key === 'authorization' || key === 'proxy-authorization')) {
-    const scheme = /^(\w+)\s/.exec(value);
-    return scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
-  }
-  return REDACTED;
-}
-
-/** Values kept per redacted copy, so that an entry stays small whatever a client sends (a 1 MiB body of 50,000 keys). */
-const MAX_NODES = 500;
-
-/** A deep copy with secrets replaced, long strings (QR images) shortened, and at most MAX_NODES values. */
-export function redact(value: unknown, depth = 0, budget = { left: MAX_NODES }): unknown {
-  budget.left--;
-  if (typeof value === 'string') {
-    if (JWT.test(value)) return REDACTED;
-    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} characters)` : value;
-  }
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > 20 || budget.left < 0) return '…';
-  if (Array.isArray(value)) return value.slice(0, 100).map((v) => (budget.left > 0 ? redact(v, depth + 1, budget) : '…'));
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) {
-    if (budget.left <= 0) {
-      out['…'] = 'further fields left out';
-      break;
-    }
-    const v = (value as Record<string, unknown>)[k];
-    const kept = SECRET_FIELDS.has(k.toLowerCase()) ? redactValue(k.toLowerCase(), v) : redact(v, depth + 1, budget);
-    // defined, not assigned: a "__proto__" key stays a plain field of the copy
-    Object.defineProperty(out, k.length > MAX_STRING ? `${k.slice(0, MAX_STRING)}…` : k, {
-      value: kept,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-/** The query string's secret parameters redacted (some clients put credentials there). */
-export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
-  for (const k of [...params.keys()]) if (SECRET_FIELDS.has(k.toLowerCase()) || JWT.test(params.get(k) ?? '')) params.set(k, REDACTED);
-  return `${url.slice(0, q)}?${params.toString().replace(/%5BREDACTED%5D/g, REDACTED)}`;
-}
-
-/** What the stage records: references and the answer as sent, converted and redacted only by `list()`. */
+/** What the stage records of one exchange, handed to the journal once its answer has ended. */
 export interface RawEntry {
-  seq: number;
-  /** sandbox time when the request arrived, epoch ms (made into text when listed) */
+  /** the tenant the request belongs to (./tenant.ts), null when none can be told: the ring it is kept in */
+  accountId: string | null;
+  /** real time when the request arrived, epoch ms */
   atMs: number;
   method: string;
   url: string;
   status: number;
   durationMs: number;
   requestId: string;
-  headers: Record<string, unknown>;
-  /** already redacted (bounded) when the parser set it */
-  body: unknown;
+  /** the request's headers as JSON text */
+  headers: string;
+  /**
+   * The body as read, before anything parsed it: its text when at most MAX_CAPTURE_BYTES; for a longer
+   * one, what is shown instead (a redacted, bounded copy of what its parser made of it, or its size).
+   */
+  body: string | { shown: unknown } | null;
+  /** the request's Content-Type: how its body is parsed when listed */
+  bodyType: string | undefined;
   /** the answer as handed to end(): a string or bytes, at most MAX_CAPTURE_BYTES of it */
   response: string | Buffer | null;
   contentType: string | undefined;
 }
 
-function parseCaptured(response: string | Buffer | null, contentType: string | undefined): unknown {
-  if (response === null) return null;
-  const text = typeof response === 'string' ? response : response.toString('utf8');
-  if (contentType && /json/i.test(contentType)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      /* fall through: keep it as text */
-    }
-  }
-  if (contentType && !/^(text\/|application\/(json|[\w.+-]*\+json|x-www-form-urlencoded))/i.test(contentType))
-    return `(${text.length} bytes of ${contentType})`;
-  return text;
+/** The texts of an entry, in the order its record holds them. */
+const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType'] as const;
+export type Texts = Record<(typeof TEXTS)[number], string | null>;
+
+const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
+  e.method,
+  e.url,
+  e.requestId,
+  e.headers,
+  e.bodyType ?? null,
+  typeof e.body === 'string' ? e.body : null,
+  e.body !== null && typeof e.body === 'object' ? JSON.stringify(e.body.shown) : null,
+  e.response,
+  e.contentType ?? null,
+];
+
+/** An entry as kept: its numbers, and where its texts are. */
+export interface Kept {
+  seq: number;
+  atMs: number;
+  durationMs: number;
+  status: number;
+  texts: () => Texts;
 }
 
-function present(e: RawEntry): JournalEntry {
-  return {
-    seq: e.seq,
-    at: new Date(e.atMs).toISOString(),
-    method: e.method,
-    path: redactUrl(e.url),
-    status: e.status,
-    durationMs: e.durationMs,
-    requestId: e.requestId,
-    requestHeaders: redact(e.headers) as JournalEntry['requestHeaders'],
-    requestBody: e.body ?? null,
-    responseBody: redact(parseCaptured(e.response, e.contentType)),
-  };
+// A record in a chunk is its texts in TEXTS order, each a tag byte and a 32-bit number: INLINE, the
+// byte length and the UTF-8 bytes; SAME, the offset in the same chunk of the INLINE text it repeats;
+// NONE. A repeat points only within its own chunk, and a chunk lives as long as its newest entry.
+const INLINE = 0;
+const SAME = 1;
+const NONE = 2;
+const FIRST_CHUNK = 4 * 1024;
+const MAX_CHUNK = 256 * 1024;
+const FIRST_SLOTS = 16;
+
+function grown<A extends Float64Array | Float32Array | Uint32Array | Uint16Array>(a: A, length: number): A {
+  const b = new (a.constructor as new (n: number) => A)(length);
+  b.set(a);
+  return b;
 }
 
-/** A ring of the newest `capacity` entries. */
-export class Journal {
-  #ring: (RawEntry | undefined)[];
+/** One tenant's newest `capacity` entries: typed columns that grow to the capacity, then are written round. */
+export class Ring {
+  #count = 0;
+  /** once full: the oldest entry's slot, where the next one goes */
   #next = 0;
-  #seq = 0;
-  #listeners: (() => void)[] = [];
-  constructor(readonly capacity: number) {
-    this.#ring = new Array<RawEntry | undefined>(capacity);
+  #seq = new Float64Array(0);
+  #at = new Float64Array(0);
+  #duration = new Float32Array(0);
+  #status = new Uint16Array(0);
+  #chunkOf = new Uint32Array(0);
+  #offset = new Uint32Array(0);
+  /** byte chunks, the first of them numbered #firstChunk; texts are appended to the last */
+  #chunks: Buffer[] = [];
+  #firstChunk = 0;
+  #used = 0;
+  /** the texts of the entry before, and where their INLINE bytes are in the last chunk */
+  #last: { chunk: number; texts: (string | Buffer | null)[]; at: number[] } | null = null;
+
+  constructor(readonly capacity: number) {}
+
+  get count(): number {
+    return this.#count;
   }
 
-  /** Stores the entry, numbering it (its `seq` is set here). */
-  add(raw: RawEntry): void {
-    if (this.capacity === 0) return;
-    raw.seq = ++this.#seq;
-    this.#ring[this.#next] = raw;
-    this.#next = (this.#next + 1) % this.capacity;
-    for (const l of this.#listeners) l();
+  /** bytes of the chunks it holds: the texts of its entries, and the unused end of its last chunk */
+  get bytes(): number {
+    return this.#chunks.reduce((n, c) => n + c.length, 0);
   }
 
-  /** Called after each entry added and each clear (the change feed tells the dashboard). */
-  onChange(listener: () => void): void {
-    this.#listeners.push(listener);
-  }
-
-  /** Newest first, redacted. */
-  list(): JournalEntry[] {
-    const out: JournalEntry[] = [];
-    for (let i = 1; i <= this.capacity; i++) {
-      const slot = this.#ring[(this.#next - i + this.capacity) % this.capacity];
-      if (slot) out.push(present(slot));
+  add(seq: number, e: RawEntry): void {
+    const texts = textsOf(e);
+    const bytes = texts.map((t) => (t === null ? 0 : typeof t === 'string' ? Buffer.byteLength(t) : t.length));
+    const worst = bytes.reduce((n, b) => n + 5 + b, 0);
+    const chunkNo = this.#room(worst);
+    const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
+    const start = this.#used;
+    const last = this.#last?.chunk === chunkNo ? this.#last : null;
+    const at: number[] = [];
+    let p = start;
+    texts.forEach((t, i) => {
+      const before = last?.texts[i];
+      if (t === null) {
+        chunk[p] = NONE;
+        at.push(-1);
+      } else if (typeof t === 'string' && t === before && last!.at[i]! >= 0) {
+        chunk[p] = SAME;
+        chunk.writeUInt32LE(last!.at[i]!, p + 1);
+        at.push(last!.at[i]!);
+      } else {
+        chunk[p] = INLINE;
+        chunk.writeUInt32LE(bytes[i]!, p + 1);
+        if (typeof t === 'string') chunk.write(t, p + 5, 'utf8');
+        else t.copy(chunk, p + 5);
+        at.push(p);
+        p += bytes[i]!;
+      }
+      p += 5;
+    });
+    this.#used = p;
+    this.#last = { chunk: chunkNo, texts, at };
+    const slot = this.#slot();
+    this.#seq[slot] = seq;
+    this.#at[slot] = e.atMs;
+    this.#duration[slot] = e.durationMs;
+    this.#status[slot] = e.status;
+    this.#chunkOf[slot] = chunkNo;
+    this.#offset[slot] = start;
+    // chunks older than the oldest entry's hold nothing kept
+    const oldest = this.#chunkOf[this.#count < this.capacity ? 0 : this.#next]!;
+    while (this.#firstChunk < oldest) {
+      this.#chunks.shift();
+      this.#firstChunk++;
     }
-    return out;
   }
 
-  clear(): void {
-    this.#ring = new Array<RawEntry | undefined>(this.capacity);
-    this.#next = 0;
-    for (const l of this.#listeners) l();
+  /** The number of the chunk the next record goes in, with `bytes` free at #used. */
+  #room(bytes: number): number {
+    const lastNo = this.#firstChunk + this.#chunks.length - 1;
+    const last = this.#chunks.at(-1);
+    if (last && this.#used + bytes <= last.length) return lastNo;
+    const size = Math.max(bytes, Math.min(MAX_CHUNK, last ? last.length * 2 : FIRST_CHUNK));
+    // not from Buffer's pool: a pooled slice would keep its whole pool alive
+    this.#chunks.push(Buffer.allocUnsafeSlow(size));
+    this.#used = 0;
+    return lastNo + 1;
   }
 
-  get size(): number {
-    let n = 0;
-    for (const slot of this.#ring) if (slot) n++;
-    return n;
+  /** The slot the next entry goes in: the columns grow while the ring fills, then the oldest is written over. */
+  #slot(): number {
+    if (this.#count === this.capacity) {
+      const slot = this.#next;
+      this.#next = (this.#next + 1) % this.capacity;
+      return slot;
+    }
+    if (this.#count === this.#seq.length) {
+      const length = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#seq.length * 2));
+      this.#seq = grown(this.#seq, length);
+      this.#at = grown(this.#at, length);
+      this.#duration = grown(this.#duration, length);
+      this.#status = grown(this.#status, length);
+      this.#chunkOf = grown(this.#chunkOf, length);
+      this.#offset = grown(this.#offset, length);
+    }
+    return this.#count++;
+  }
+
+  #texts(chunkNo: number, offset: number): Texts {
+    const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
+    const read = (at: number) => chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1));
+    const out: Record<string, string | null> = {};
+    let p = offset;
+    for (const name of TEXTS) {
+      const tag = chunk[p];
+      out[name] = tag === NONE ? null : tag === SAME ? read(chunk.readUInt32LE(p + 1)) : read(p);
+      p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
+    }
+    return out as Texts;
+  }
+
+  /** newest first */
+  *newest(): Generator<Kept> {
+    const n = this.#count;
+    const start = n < this.capacity ? n : this.#next + n;
+    for (let i = 1; i <= n; i++) {
+      const slot = (start - i + n) % n;
+      const [chunkNo, offset] = [this.#chunkOf[slot]!, this.#offset[slot]!];
+      yield {
+        seq: this.#seq[slot]!,
+        atMs: this.#at[slot]!,
+        durationMs: Math.round(this.#duration[slot]! * 100) / 100,
+        status: this.#status[slot]!,
+        texts: () => this.#texts(chunkNo, offset),
+      };
+    }
   }
 }

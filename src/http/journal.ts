@@ -1,22 +1,21 @@
-// The request journal (docs/control-api.md#request-journal): a bounded ring of recent API requests and their answers,
-// for a tester to see what their app really sent. It is diagnostic and lives in memory only
-// (not in the store): a restart empties it, and a reset clears it.
-// Only the API a client under test calls is journaled: /v1/... and the charge locations /pix/...;
-// control calls (/_sandbox, a dashboard polling it) and /openapi.json are not.
+// The journal stage (docs/control-api.md#request-journal): records each exchange of the API a client
+// under test calls, with the tenant it belongs to, in that tenant's ring (./journal-ring.ts). It is
+// diagnostic and lives in memory only (not in the store): a restart empties it, and a reset clears it.
+// Only /v1/... and the charge locations /pix/... are journaled; control calls (/_sandbox, a dashboard
+// polling it) and /openapi.json are not.
 // Every secret is redacted from what the journal shows: Authorization values, client secrets,
 // access tokens, the admin token, in headers, JSON and form bodies, and query strings alike.
-// Recording is on every API request's path, so headers and the bytes answered are kept raw and
-// redacted only when the journal is listed (nothing unredacted ever leaves); a request body is
-// redacted at once, since that copy is also what bounds its size.
+// Recording is on every API request's path, so headers, the body read and the bytes answered are kept
+// as they came and parsed and redacted only when the journal is listed (nothing unredacted ever leaves).
 import type { RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { realClock } from '../clock/clock.js';
 import type { AppContext } from '../context.js';
-import { redact, type RawEntry } from './journal-ring.js';
+import { redact } from './journal-log.js';
+import { MAX_CAPTURE_BYTES, type RawEntry } from './journal-ring.js';
+import { knownTenant } from './tenant.js';
 
 const JOURNALED = /^\/(v1|pix)(\/|$)/;
-/** bytes of a response kept per entry (a QR image is ~2 KiB), so 500 entries stay small */
-const MAX_CAPTURE_BYTES = 32 * 1024;
 
 /** At most MAX_CAPTURE_BYTES (characters, for text) of an answer, kept as it came: no copy, no conversion, when small. */
 function clip(chunk: unknown): string | Buffer | null {
@@ -25,13 +24,24 @@ function clip(chunk: unknown): string | Buffer | null {
   return null;
 }
 
+const entryOf = (res: Response) => res.locals.journalEntry as RawEntry | undefined;
+
 /**
- * Hands the journal the body as the client sent it (parseBody calls this before validation fills
- * in defaults). Redacted now, not when listed: the copy is bounded (MAX_NODES), the client's body may not be.
+ * Hands the journal the body as read (body-parser's `verify`, before it parses; or a body drained for a
+ * faulted answer). Kept as text, a copy: the buffer may be a slice of a pooled one that a reference would
+ * keep whole. A body too long to keep is noted by its size until its parse (noteParsedBody) replaces it.
  */
-export function noteBody(res: Response, body: unknown): void {
-  const entry = res.locals.journalEntry as RawEntry | undefined;
-  if (entry) entry.body = body === undefined ? null : redact(body);
+export function noteRawBody(res: Response, buf: Buffer, type: string | undefined): void {
+  const entry = entryOf(res);
+  if (!entry) return;
+  entry.bodyType = type;
+  entry.body = buf.length <= MAX_CAPTURE_BYTES ? buf.toString('utf8') : { shown: `(${buf.length} bytes of ${type ?? 'no Content-Type'})` };
+}
+
+/** After a parse: a body too long to keep as text is kept as a redacted copy of what was parsed, bounded (redact's budget). */
+export function noteParsedBody(res: Response, body: unknown): void {
+  const entry = entryOf(res);
+  if (entry && entry.body !== null && typeof entry.body !== 'string') entry.body = { shown: redact(body) };
 }
 
 /** The journal stage: first in the pipeline, so that it sees every answer, injected faults included. */
@@ -40,17 +50,19 @@ export function journalStage(ctx: AppContext): RequestHandler {
   return (req, res, next) => {
     if (journal.capacity === 0 || !JOURNALED.test(req.path)) return next();
     const started = performance.now();
-    // one object per request, filled in as the request goes (body: noteBody; the rest: at end())
+    // one object per request, filled in as the request goes (body: noteRawBody; the rest: at end())
     const entry: RawEntry = {
-      seq: 0,
+      accountId: null,
       atMs: realClock.nowMs(), // the journal keeps real time: tenants' clocks differ
       method: req.method,
       url: req.originalUrl,
       status: 0,
       durationMs: 0,
       requestId: '',
-      headers: req.headers,
-      body: undefined,
+      // as text: what the ring keeps (an object of strings would stay on the heap until the entry goes)
+      headers: JSON.stringify(req.headers),
+      body: null,
+      bodyType: undefined,
       response: null,
       contentType: undefined,
     };
@@ -65,6 +77,8 @@ export function journalStage(ctx: AppContext): RequestHandler {
       entry.requestId = String(res.locals.requestId ?? '');
       entry.response = clip(chunk);
       entry.contentType = res.getHeader('content-type')?.toString();
+      // by now the route has authenticated its principal (or the fault stage learned the tenant)
+      entry.accountId = knownTenant(ctx, req, res);
       journal.add(entry);
       return end.call(this, chunk, encoding, cb);
     } as typeof res.end;

@@ -6,11 +6,13 @@
 // cannot drift apart (docs/contributing.md#add-an-endpoint).
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
-import type { Operation } from '../schemas/operation.js';
+import { SandboxError } from '../domain/errors.js';
+import type { ControlScope, Operation } from '../schemas/operation.js';
 import { validateQuery } from '../schemas/validator.js';
 import { authenticate } from './auth.js';
 import { BODY_LIMIT, parseBody, readBody } from './body.js';
 import type { Routes } from './routes.js';
+import type { Tenant } from './tenant.js';
 
 /** What a handler is given. */
 interface Call<B, Q> {
@@ -27,6 +29,11 @@ interface Call<B, Q> {
   readBody: () => B;
   /** every operation of the table (/openapi.json is built from it) */
   operations: readonly Operation[];
+  /**
+   * The tenant a control call is confined to (made with its token: src/http/admin.ts), or null for the
+   * operator; a handler reaches records through src/control/scope.ts, which turns another tenant's into 404.
+   */
+  tenant: Tenant;
 }
 
 export interface RouteOperation<B = unknown, Q = unknown> extends Operation {
@@ -39,8 +46,29 @@ export interface RouteOperation<B = unknown, Q = unknown> extends Operation {
 
 /** An entry with its handler's body and query types (`Validated<typeof schema>` where exact: src/schemas/from-schema.ts). */
 export const route = <B = never, Q = never>(op: RouteOperation<B, Q>): RouteOperation => op;
-/** A control entry: every /_sandbox operation but health, the dashboard and the document needs the admin token. */
-export const adminRoute = <B = never, Q = never>(op: Omit<RouteOperation<B, Q>, 'auth'>): RouteOperation => ({ ...op, auth: 'admin' });
+/**
+ * A control entry: every /_sandbox operation but health, the dashboard and the document needs the admin
+ * token, or (scope `tenant`) a tenant's token instead; each declares its scope.
+ */
+export const adminRoute = <B = never, Q = never>(
+  op: Omit<RouteOperation<B, Q>, 'auth' | 'scope'> & { scope: ControlScope },
+): RouteOperation => ({
+  ...op,
+  auth: 'admin',
+});
+
+/** A tenant's token on a call that acts on the whole sandbox: refused before anything is read. */
+const sandboxOnly: RequestHandler = (_req, res, next) => {
+  if (tenantOf(res) === null) return next();
+  next(
+    new SandboxError(
+      'FORBIDDEN',
+      "this call acts on the whole sandbox: a tenant's token reaches only its own records; use the admin token",
+    ),
+  );
+};
+
+const tenantOf = (res: Response): Tenant => (res.locals.tenant as Tenant | undefined) ?? null;
 
 /** /v1/merchants/{merchantId} → /v1/merchants/:merchantId */
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -81,6 +109,7 @@ export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly R
         next();
       });
     if (op.auth === 'bearer') chain.push(auth);
+    if (op.auth === 'admin' && op.scope === 'sandbox') chain.push(sandboxOnly);
     chain.push(...(op.guards ?? []));
     if (op.parser) chain.push(op.parser);
     else if (op.body) chain.push(parseBody(false, op.bodyLimitBytes ?? BODY_LIMIT));
@@ -90,7 +119,7 @@ export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly R
       let body: { value: unknown } | undefined;
       // a closure per request only where there is a body to read (not on the lookup or the balance)
       const readOnce = bodySchema ? () => (body ??= { value: readBody<unknown>(req, res, bodySchema, check) }).value : noBody;
-      return op.handle({ ctx, req, res, query, readBody: readOnce, operations: ops });
+      return op.handle({ ctx, req, res, query, readBody: readOnce, operations: ops, tenant: tenantOf(res) });
     });
     routes[op.method](expressPath(op.path), ...chain);
   }

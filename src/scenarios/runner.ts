@@ -1,15 +1,17 @@
 // Runs one scenario in its own tenant: create the account (credentials come back once), register
-// the webhook receiver for it, load the scenario's fixtures, run the steps in order until one
-// fails, then undo the global fixtures (pix keys, rules, the webhook endpoint).
+// the webhook receiver for it, load the scenario's fixtures (its PIX keys and rules are the tenant's
+// own: docs/control-api.md#scoped-arrangements), run the steps in order until one fails, then remove
+// what it arranged (its keys, rules, HTTP faults, the webhook endpoint and faults; the tenant stays).
 import { randomUUID } from 'node:crypto';
 import { NetworkError, seg } from '../client/transport.js';
+import { SCOPED_ARRANGEMENTS } from '../domain/vocabulary.js';
 import { stepKindOf, type Scenario, type Step } from '../schemas/scenario.js';
 import { interpolate, InterpolationError } from './interpolate.js';
 import type { LoadedScenario } from './load.js';
 import type { WebhookReceiver } from './receiver.js';
 import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
 import { ScenarioState, StepError, type RunEnv } from './state.js';
-import { callOf, checkExchange, expectNoWebhook, expectWebhook, perform } from './steps.js';
+import { callOf, checkExchange, expectNoWebhook, expectWebhook, ownArrangement, perform } from './steps.js';
 
 function stepName(step: Step, index: number): string {
   if (step.name) return step.name;
@@ -61,14 +63,13 @@ async function setUp(loaded: LoadedScenario, st: ScenarioState, receiver: Webhoo
     // webhook faults of the tenant that a webhookFault step left unspent (the tenant itself stays)
     st.cleanup.push({ method: 'DELETE', path: `/_sandbox/webhooks/faults?accountId=${seg(String(account.id))}` });
   }
-  for (const key of sc.fixtures?.pixKeys ?? []) {
-    const made = await setupCall(st, 'POST', '/_sandbox/pix-keys', interpolate(key, st.scope), `adding pix key ${String(key.key)}`);
-    st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(String(made.id ?? made.key ?? key.key))}` });
-  }
-  for (const rule of sc.fixtures?.rules ?? []) {
-    const made = await setupCall(st, 'POST', '/_sandbox/rules', interpolate(rule, st.scope), 'adding a rule');
-    st.cleanup.push({ method: 'DELETE', path: `/_sandbox/rules/${seg(String(made.id))}` });
-  }
+  // what the scenario arranges is its tenant's own: no other scenario sees it, and it goes after the run
+  const mine = `?accountId=${seg(String(account.id))}`;
+  for (const what of SCOPED_ARRANGEMENTS) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/${what}${mine}` });
+  for (const key of sc.fixtures?.pixKeys ?? [])
+    await setupCall(st, 'POST', '/_sandbox/pix-keys', ownArrangement(interpolate(key, st.scope), st), `adding pix key ${String(key.key)}`);
+  for (const rule of sc.fixtures?.rules ?? [])
+    await setupCall(st, 'POST', '/_sandbox/rules', ownArrangement(interpolate(rule, st.scope), st), 'adding a rule');
   return String(account.id);
 }
 
@@ -118,10 +119,6 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
       result.summary = `${call.method} ${call.path} → ${ex.response.status}`;
       if (err) throw step.eventually ? new StepError(`still after ${step.eventually} s: ${err.message}`, err.exchange, err.mismatches) : err;
       saved = ex.response;
-      const made = ex.response.body as { id?: unknown; key?: unknown } | undefined;
-      const ref = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
-      if (kind === 'addKey' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(ref(made?.id ?? made?.key))}` });
-      if (kind === 'addRule' && ex.response.status < 300 && made?.id) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/rules/${seg(ref(made.id))}` });
     }
     if (save && saved) st.save(save, saved);
   } catch (e) {

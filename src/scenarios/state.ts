@@ -40,7 +40,7 @@ export class ScenarioState {
   inbox: Inbox | null = null;
   /** the scenario's webhook endpoint (its receiver's inbox), once registered */
   endpointId: string | null = null;
-  /** control calls that undo global fixtures (pix keys, rules, the webhook endpoint) */
+  /** control calls that remove what the run arranged (its keys, rules, faults, the webhook endpoint) */
   readonly cleanup: { method: string; path: string }[] = [];
 
   /** generated data (merchant documents, names): derived from the run id, which the report shows */

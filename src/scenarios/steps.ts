@@ -37,6 +37,9 @@ function defaultAs(path: string): string {
   return 'account';
 }
 
+/** A key or rule a scenario adds: its tenant's own (docs/control-api.md#scoped-arrangements), seen by no other run. */
+export const ownArrangement = (v: unknown, st: ScenarioState): Spec => ({ ...(v as Spec), accountId: (st.scope.account as Spec).id });
+
 /** The HTTP call a step stands for, or null for steps that make none (receiver, expectWebhook). */
 export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpCall | null {
   const admin = (method: string, path: string, body?: unknown): HttpCall => ({ method, path, as: 'admin', ...(body !== undefined ? { body } : {}) });
@@ -72,9 +75,9 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
       return admin('POST', `${target}/credit`, { amount: Number(v.amount), ...optional(v, 'description') });
     }
     case 'addKey':
-      return admin('POST', '/_sandbox/pix-keys', v);
+      return admin('POST', '/_sandbox/pix-keys', ownArrangement(v, st));
     case 'addRule':
-      return admin('POST', '/_sandbox/rules', v);
+      return admin('POST', '/_sandbox/rules', ownArrangement(v, st));
     case 'fire':
       return admin('POST', '/_sandbox/webhooks/fire', idSpec(value, 'transactionId'));
     // webhook faults and sends go to the scenario's own endpoint (its receiver)

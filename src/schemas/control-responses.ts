@@ -1,7 +1,7 @@
 // JSON Schemas of the control API's answers (docs/control-api.md), closed too, so the document is
 // exact. A view of a stored record is a projection of the record's own schema (./records.ts):
 // the record without the store's `seq`, or the fields it picks.
-import { arrayOf, bool, cents, dataUrlPng, extend, int, nullable, num, obj, pick, str, time, uuid } from './helpers.js';
+import { arrayOf, bool, cents, dataUrlPng, extend, int, nullable, num, obj, omit, pick, str, time, uuid } from './helpers.js';
 import { merchantFields } from './public-responses.js';
 import {
   chargeRecordSchema,
@@ -63,12 +63,15 @@ export const transactionDetailSchema = {
   oneOf: [extend(chargeRecordSchema, { qrCode: dataUrlPng, ...beside }), extend(transferRecordSchema, beside)],
 } as const;
 
-export const pixKeyViewSchema = pick(pixKeyRecordSchema, ['key', 'keyType', 'owner', 'unknown', 'createdAt']);
-/** The rule as stored (without `seq`). */
-export const ruleViewSchema = ruleRecordSchema;
+/** Whose arrangement it is: a tenant's own, or `null` when it applies to every tenant (docs/control-api.md#scoped-arrangements). */
+const scope = { accountId: nullable(uuid) } as const;
+export const pixKeyViewSchema = extend(pick(pixKeyRecordSchema, ['key', 'keyType', 'owner', 'unknown', 'createdAt']), scope);
+/** The rule as stored (without `seq`), `id` the rule id within its scope. */
+export const ruleViewSchema = extend(omit(ruleRecordSchema, ['accountId']), scope);
 /** An HTTP fault (src/store/model-controls.ts): `status`, `code`, `message` null for a fault that only adds latency. */
 export const faultViewSchema = obj({
   id: uuid,
+  ...scope,
   method: nullable(str),
   path: str,
   status: nullable(int),
@@ -80,9 +83,11 @@ export const faultViewSchema = obj({
   hits: cents,
   createdAt: time,
 });
-/** One exchange of the request journal; `at` on the sandbox clock. */
+/** One exchange of the request journal; `at` in real time (tenants' clocks differ). */
 export const journalEntrySchema = obj({
   seq: int,
+  /** the tenant whose request it was: the token's account, or the account of the token request's client_id; null when unknown */
+  accountId: nullable(uuid),
   at: time,
   method: str,
   path: str,

@@ -1,7 +1,7 @@
 // JSON Schemas of the control API's requests about the sandbox itself (docs/control-api.md): its
 // clock, reset, injected HTTP faults and the request journal's query.
 import type { Validated } from './from-schema.js';
-import { isoInstant } from './control.js';
+import { isoInstant, scopeAccountId } from './control.js';
 import { errorCode, uuidParam } from './helpers.js';
 
 export const MAX_ADVANCE_SECONDS = 2_592_000;
@@ -73,6 +73,7 @@ export const faultSchema = {
     latencyMs: { type: 'integer', minimum: 0, maximum: 60_000, 'x-message': 'must be an integer of milliseconds from 0 to 60000' },
     times: { type: 'integer', minimum: 1, maximum: 1_000_000, 'x-message': 'must be a positive integer (omit it for no limit)' },
     probability: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-message': 'must be a number above 0 and at most 1' },
+    accountId: scopeAccountId,
   },
   allOf: [
     { not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' },
@@ -83,6 +84,7 @@ export type FaultBody = Validated<typeof faultSchema>;
 export const requestsQuerySchema = {
   type: 'object',
   properties: {
+    accountId: { ...scopeAccountId, description: "one tenant's requests; absent: every tenant's (with a tenant's token: its own)" },
     limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
     method: { type: 'string', minLength: 1, maxLength: 10 },
     status: { type: 'integer', minimum: 100, maximum: 599 },

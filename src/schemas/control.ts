@@ -94,6 +94,23 @@ export const ruleInputSchema = {
 
 export type RuleInput = Validated<typeof ruleInputSchema>;
 
+/**
+ * The tenant a scoped arrangement (a rule, a key, an HTTP fault) or a list of them belongs to
+ * (docs/control-api.md#scoped-arrangements); absent: sandbox-wide (a list: every scope). With a tenant's
+ * token, absent means its own.
+ */
+export const scopeAccountId = {
+  ...uuidParam,
+  description: "a tenant's own (seen by it only, tried before the sandbox-wide ones); absent: sandbox-wide",
+} as const;
+/** `?accountId=` of the arrangement lists, their DELETE, and of one entry's read or removal. */
+export const scopeQuerySchema = { type: 'object', properties: { accountId: scopeAccountId } } as const;
+export type ScopeQuery = Validated<typeof scopeQuerySchema>;
+
+/** POST /_sandbox/rules: a rule, sandbox-wide or (accountId) one tenant's own. */
+export const ruleCreateSchema = { ...ruleInputSchema, properties: { ...ruleInputSchema.properties, accountId: scopeAccountId } } as const;
+export type RuleCreateBody = Validated<typeof ruleCreateSchema>;
+
 // ---- tenants, money and transactions ----
 
 const settle = { type: 'integer', minimum: 0, maximum: 86_400, 'x-message': 'must be an integer of seconds from 0 to 86400' } as const;
@@ -268,6 +285,7 @@ export const pixKeySchema = {
     keyType: pixKeyTypeSchema,
     owner: keyOwnerSchema,
     unknown: { type: 'boolean' },
+    accountId: scopeAccountId,
   },
 } as const;
 export type PixKeyBody = Validated<typeof pixKeySchema>;

@@ -6,6 +6,24 @@ import { uuidParam } from './helpers.js';
 
 const cents = { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } as const;
 
+/** A PIX key of the directory (each checked further as POST /_sandbox/pix-keys checks it). */
+const fixtureKeys = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['key', 'keyType', 'owner'],
+    properties: {
+      key: { type: 'string', minLength: 1, maxLength: 77 },
+      keyType: { enum: PIX_KEY_TYPES },
+      owner: keyOwnerSchema,
+      unknown: { type: 'boolean' },
+      about: { type: 'string' },
+    },
+  },
+} as const;
+/** Outcome rules (each validated as POST /_sandbox/rules validates it). */
+const fixtureRules = { type: 'array', items: { type: 'object' } } as const;
+
 export const fixturesSchema = {
   type: 'object',
   required: ['accounts'],
@@ -27,6 +45,9 @@ export const fixturesSchema = {
           settleAfterSeconds: { type: 'integer', minimum: 0, maximum: 86400 },
           autoPayAfterSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 2_592_000 },
           clock: accountClockSchema,
+          // the tenant's own arrangements (docs/configuration.md#fixtures): seen by its transactions only
+          pixKeys: fixtureKeys,
+          rules: fixtureRules,
           merchants: {
             type: 'array',
             items: {
@@ -50,21 +71,9 @@ export const fixturesSchema = {
         },
       },
     },
-    pixKeys: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['key', 'keyType', 'owner'],
-        properties: {
-          key: { type: 'string', minLength: 1, maxLength: 77 },
-          keyType: { enum: PIX_KEY_TYPES },
-          owner: keyOwnerSchema,
-          unknown: { type: 'boolean' },
-          about: { type: 'string' },
-        },
-      },
-    },
-    rules: { type: 'array', items: { type: 'object' } },
+    // sandbox-wide: seen by every tenant
+    pixKeys: fixtureKeys,
+    rules: fixtureRules,
     webhooks: {
       type: 'array',
       items: {

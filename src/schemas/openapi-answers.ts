@@ -52,8 +52,26 @@ function commonErrors(op: Operation): [number, Answer][] {
     out.push([401, e(['UNAUTHORIZED', 'INVALID_TOKEN', 'TOKEN_EXPIRED'], 'no, malformed, invalid or expired access token')]);
     out.push([403, e(['MERCHANT_NOT_ACTIVE'], 'the merchant of the token is not ACTIVE')]);
   }
-  if (op.auth === 'admin')
-    out.push([401, e(['UNAUTHORIZED'], 'x-sandbox-admin-token missing or wrong (only when an admin token is configured)')]);
+  if (op.auth === 'admin') {
+    out.push([
+      401,
+      e(
+        ['UNAUTHORIZED', 'INVALID_TOKEN', 'TOKEN_EXPIRED'],
+        'x-sandbox-admin-token missing or wrong (only when an admin token is configured), or a Bearer token that is malformed, invalid or expired',
+      ),
+    ]);
+    out.push([
+      403,
+      e(
+        ['FORBIDDEN'],
+        op.scope === 'sandbox'
+          ? "a tenant's access token (this call acts on the whole sandbox: the admin's only), or a merchant's"
+          : "a merchant's access token (the control API takes an account's)",
+      ),
+    ]);
+    if (op.scope === 'tenant')
+      out.push([404, e(['NOT_FOUND'], "with a tenant's token: an id or accountId of another tenant, as if it did not exist")]);
+  }
   if (readsBody(op)) {
     out.push([400, e(['VALIDATION_ERROR', 'INVALID_JSON'], 'every violated rule in details, or a body that is not JSON')]);
     out.push([413, e(['PAYLOAD_TOO_LARGE'], `a body over ${(op.bodyLimitBytes ?? 1024 * 1024) / (1024 * 1024)} MiB`)]);

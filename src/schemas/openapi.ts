@@ -18,6 +18,8 @@ import * as W from './webhooks.js';
 const AJV_ONLY = new Set(['x-immutable']);
 
 /** Schemas shown once under components.schemas and referenced by name. */
+const fixtureRulesShown = { ...fixturesSchema.properties.rules, items: C.ruleInputSchema };
+
 const NAMED: Record<string, JsonSchema> = {
   ErrorDetail: R.errorDetailSchema,
   TooManyRequests: R.tooManyRequestsSchema,
@@ -59,17 +61,28 @@ const NAMED: Record<string, JsonSchema> = {
   PixKey: R.pixKeyViewSchema,
   PixKeyRequest: C.pixKeySchema,
   Rule: R.ruleViewSchema,
-  RuleRequest: C.ruleInputSchema,
+  RuleRequest: C.ruleCreateSchema,
+  FixtureRule: C.ruleInputSchema,
   Fault: R.faultViewSchema,
   FaultRequest: S.faultSchema,
   JournalEntry: R.journalEntrySchema,
   // an inline fixture set is then validated by the fixture schema: the document shows that one
   ResetRequest: { ...S.resetSchema, properties: { fixtures: { oneOf: [S.resetSchema.properties.fixtures.oneOf[0], fixturesSchema] } } },
   ResetResult: R.resetResultSchema,
-  // each fixture rule is then validated by the rule schema: the document shows that one
+  // each fixture rule, sandbox-wide or of an account's own, is then validated by the rule schema: the document shows that one
   Fixtures: {
     ...fixturesSchema,
-    properties: { ...fixturesSchema.properties, rules: { ...fixturesSchema.properties.rules, items: C.ruleInputSchema } },
+    properties: {
+      ...fixturesSchema.properties,
+      rules: fixtureRulesShown,
+      accounts: {
+        ...fixturesSchema.properties.accounts,
+        items: {
+          ...fixturesSchema.properties.accounts.items,
+          properties: { ...fixturesSchema.properties.accounts.items.properties, rules: fixtureRulesShown },
+        },
+      },
+    },
   },
   WebhookEndpoint: R.webhookEndpointSchema,
   WebhookEndpointRequest: W.webhookEndpointInputSchema,
@@ -185,7 +198,9 @@ function operationObject(op: Operation, requestBodies: Record<string, unknown>):
     tags: [op.tag],
     summary: op.summary,
     operationId: operationId(op),
-    security: SECURITY[op.auth],
+    // a tenant's access token reaches the tenant-scoped control calls, within its tenant (docs/control-api.md#self-service-control)
+    security: op.auth === 'admin' && op.scope === 'tenant' ? [...SECURITY.admin, { bearerAuth: [] }] : SECURITY[op.auth],
+    ...(op.scope ? { 'x-sandbox-scope': op.scope } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses,

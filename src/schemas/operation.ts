@@ -8,6 +8,9 @@ import type { ErrorCode } from '../domain/errors.js';
 import type { BodyCheck } from './checks.js';
 import type { JsonSchema } from './helpers.js';
 
+/** Who may make a control call: a tenant for its own records, or only the operator (docs/control-api.md#self-service-control). */
+export type ControlScope = 'tenant' | 'sandbox';
+
 export interface ResponseHeader {
   description: string;
   required: boolean;
@@ -32,8 +35,14 @@ export interface Operation {
   path: string;
   tag: string;
   summary: string;
-  /** bearer: an access token; admin: x-sandbox-admin-token when configured; client: the token endpoint; none */
+  /** bearer: an access token; admin: a control call (x-sandbox-admin-token when configured, or a tenant's token); client: the token endpoint; none */
   auth: 'bearer' | 'admin' | 'client' | 'none';
+  /**
+   * A control call's reach (docs/control-api.md#self-service-control): `tenant` works with a tenant's
+   * token, confined to that tenant's records; `sandbox` acts on the whole sandbox and is the operator's
+   * only (403 with a tenant's token). Every control entry declares it.
+   */
+  scope?: ControlScope;
   /** the request body's schema: the router parses a JSON body only where there is one, and validates with it */
   body?: JsonSchema;
   /** rules beyond `body` that a schema cannot say, checked with it (./checks.ts) */

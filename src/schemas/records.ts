@@ -231,10 +231,19 @@ export const webhookSendRecordSchema = obj({
 // ---- the key directory and outcome rules ----
 /** The owner of a key: a party whose bank details may be left to the sandbox. */
 const pixKeyOwnerSchema = obj(partySchema.properties, ['ispb', 'account_number', 'account_type']);
-/** A DICT entry: `id` the normalized key; `unknown`: known to be absent from DICT (transfers to it fail with KEY_NOT_FOUND). */
-export const pixKeyRecordSchema = obj({ id: str, key: str, keyType, owner: pixKeyOwnerSchema, unknown: bool, createdAt: time });
+// Each is sandbox-wide, or (`accountId`) one tenant's own, seen by that tenant only and tried before the
+// sandbox-wide ones; its store id is scoped (src/domain/scope.ts), so each scope has its own names.
+/**
+ * A DICT entry: `key` the normalized key, `id` it in its scope; `unknown`: known to be absent from DICT
+ * (transfers to it fail with KEY_NOT_FOUND).
+ */
+export const pixKeyRecordSchema = obj(
+  { id: str, accountId: uuid, key: str, keyType, owner: pixKeyOwnerSchema, unknown: bool, createdAt: time },
+  ['accountId'],
+);
 
-/** Rules are evaluated in creation order (first match wins): a replacement keeps its place. */
-export const ruleRecordSchema = obj({ id: str, description: str, match: ruleMatchSchema, outcome: ruleOutcomeSchema, createdAt: time }, [
-  'description',
-]);
+/** Rules are evaluated in creation order within their scope (first match wins): a replacement keeps its place. `id`: the rule id in its scope. */
+export const ruleRecordSchema = obj(
+  { id: str, accountId: uuid, description: str, match: ruleMatchSchema, outcome: ruleOutcomeSchema, createdAt: time },
+  ['accountId', 'description'],
+);

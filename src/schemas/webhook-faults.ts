@@ -74,6 +74,6 @@ export type WebhookSendInput = Validated<typeof webhookSendInputSchema>;
 
 export const webhookSendsQuerySchema = {
   type: 'object',
-  properties: { endpointId: uuid, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+  properties: { endpointId: uuid, accountId: uuid, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
 } as const;
 export type WebhookSendsQuery = Validated<typeof webhookSendsQuerySchema>;

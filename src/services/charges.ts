@@ -25,7 +25,7 @@ import type { Account, Charge, LedgerRef, Party, SplitShare } from '../store/mod
 import type { Reads, Tx } from '../store/store.js';
 import { fundsRef, type Actor } from './banking.js';
 import { emitEvent } from './events.js';
-import { rulesInOrder } from './rules.js';
+import { rulesFor } from './rules.js';
 
 /** Split shares (docs/decisions.md#d16-splits): feature, arithmetic, then every wallet of this account and ACTIVE. */
 function resolveSplits(tx: Reads, account: Readonly<Account>, amount: number, split: CashInBody['split']): SplitShare[] {
@@ -85,7 +85,7 @@ function createCharge(tx: Tx, ctx: AppContext, actor: Actor, body: CashInBody): 
   const id = ctx.newId();
   const subject = { type: 'CASH_IN' as const, amount: body.amount, description: body.description, document: body.customer.document };
   const outcome =
-    scheduleOutcome(rulesInOrder(tx), subject, now) ??
+    scheduleOutcome(rulesFor(tx, account.id), subject, now) ??
     (account.autoPayAfterSeconds !== null ? autoPayOutcome(account.autoPayAfterSeconds, now) : undefined);
   const location = chargeLocation(ctx.publicUrl(), id);
   if (location.length > 77)

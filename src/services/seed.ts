@@ -34,9 +34,12 @@ export async function readFixtures(file: string): Promise<Fixtures> {
 export function checkFixtures(value: unknown): Fixtures {
   const fixtures = validateBody<Fixtures>(fixturesSchema, value);
   // what the fixture schema leaves to the control API's own checks: each rule's body, and each
-  // PIX key's shape per kind and check digits
-  checkEach(fixtures.rules, 'rule', '/rules', (r) => validateBody(ruleInputSchema, r));
-  checkEach(fixtures.pixKeys, 'PIX key', '/pixKeys', (k) => pixKeyEntry(k, ''));
+  // PIX key's shape per kind and check digits, sandbox-wide and in each account's own section
+  const sections = [{ at: '', of: fixtures }, ...fixtures.accounts.map((a, i) => ({ at: `/accounts/${i}`, of: a }))];
+  for (const { at, of } of sections) {
+    checkEach(of.rules, 'rule', `${at}/rules`, (r) => validateBody(ruleInputSchema, r));
+    checkEach(of.pixKeys, 'PIX key', `${at}/pixKeys`, (k) => pixKeyEntry(k, null, ''));
+  }
   return fixtures;
 }
 
@@ -64,7 +67,20 @@ export async function hashFixtureSecrets(f: Fixtures): Promise<Map<string, strin
   return hashes;
 }
 
+/** A section's PIX keys and rules, in a scope (an account's own, or null: sandbox-wide); they carry the sandbox-wide time. */
+function seedArrangements(
+  tx: Tx,
+  section: Pick<Fixtures, 'pixKeys' | 'rules'>,
+  accountId: string | null,
+  now: string,
+  newId: () => string,
+) {
+  for (const k of section.pixKeys ?? []) tx.put('pixKeys', pixKeyEntry(k, accountId, now));
+  for (const r of section.rules ?? []) tx.put('rules', buildRule(r as never, accountId, newId(), now));
+}
+
 export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: string, newId: () => string): void {
+  const sandboxNow = now;
   const sandboxMs = Date.parse(now);
   for (const fa of f.accounts) {
     const { clock: asked, ...a } = fa;
@@ -83,9 +99,9 @@ export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: stri
       tx.put('wallets', wallet);
       if (balance) tx.put('ledger', openingEntry(walletRef(wallet.id), balance, newId(), now));
     }
+    seedArrangements(tx, a, a.id, sandboxNow, newId);
   }
-  for (const k of f.pixKeys ?? []) tx.put('pixKeys', pixKeyEntry(k, now));
-  for (const r of f.rules ?? []) tx.put('rules', buildRule(r as never, newId(), now));
+  seedArrangements(tx, f, null, sandboxNow, newId);
   const defaultAccount = f.accounts[0]!.id;
   for (const w of f.webhooks ?? []) {
     const ep: New<WebhookEndpoint> = {

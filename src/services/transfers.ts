@@ -18,11 +18,12 @@ import {
 } from '../domain/transfers.js';
 import { formatCashOut } from '../format/transactions.js';
 import type { CashOutBody } from '../schemas/public.js';
-import type { LedgerRef, PixKeyEntry, Transfer, TransferDetails } from '../store/model.js';
+import type { LedgerRef, PixKeyEntry, Transfer } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
 import { fundsRef, type Actor } from './banking.js';
 import { emitEvent } from './events.js';
-import { rulesInOrder } from './rules.js';
+import { keyEntryFor } from './pix-keys.js';
+import { rulesFor } from './rules.js';
 
 const balanceOf = (tx: Tx) => (ref: LedgerRef) => tx.balances.of(ref);
 
@@ -76,7 +77,7 @@ function createTransfer(tx: Tx, ctx: AppContext, actor: Actor, body: CashOutBody
     key: details.key,
     ...(details.document ? { document: details.document } : {}),
   };
-  const outcome = scheduleOutcome(rulesInOrder(tx), subject, now);
+  const outcome = scheduleOutcome(rulesFor(tx, account.id), subject, now);
   const transfer = tx.put(
     'transactions',
     buildTransfer({
@@ -103,7 +104,9 @@ function getTransfer(tx: Reads, id: string): Readonly<Transfer> {
   return t;
 }
 
-const directoryEntry = (tx: Reads, d: TransferDetails): Readonly<PixKeyEntry> | null => tx.pixKeys.get(d.key) ?? null;
+/** The directory as the transfer's tenant sees it: its own entry of the key, else the sandbox-wide one. */
+const directoryEntry = (tx: Reads, t: Readonly<Transfer>): Readonly<PixKeyEntry> | null =>
+  keyEntryFor(tx, t.accountId, t.details.key) ?? null;
 
 function complete(tx: Tx, ctx: AppContext, t: Readonly<Transfer>, receiver: Receiver, at: Date): Readonly<Transfer> {
   // the sandbox is the payer's institution, so the end-to-end id carries its ISPB
@@ -133,14 +136,14 @@ function fail(tx: Tx, ctx: AppContext, t: Readonly<Transfer>, error: { code: str
 /** What the clock does at `at`: the outcome rule when one matched, else the key directory. */
 export function settleTransferAt(tx: Tx, ctx: AppContext, id: string, at: Date): Readonly<Transfer> {
   const t = getTransfer(tx, id);
-  const s = settlementOf(t, directoryEntry(tx, t.details));
+  const s = settlementOf(t, directoryEntry(tx, t));
   return s.status === 'COMPLETED' ? complete(tx, ctx, t, s.receiver, at) : fail(tx, ctx, t, s.error, at);
 }
 
 /** Forced COMPLETED whatever the directory says; the receiver still comes from it (or the owner rules). */
 export function completeTransfer(tx: Tx, ctx: AppContext, id: string): Readonly<Transfer> {
   const t = getTransfer(tx, id);
-  return complete(tx, ctx, t, keyOwner(t.details, directoryEntry(tx, t.details)), ctx.clockOf(t.accountId).now());
+  return complete(tx, ctx, t, keyOwner(t.details, directoryEntry(tx, t)), ctx.clockOf(t.accountId).now());
 }
 
 /** → FAILED with the given error; the amount is credited back. */

@@ -12,6 +12,8 @@ export type RuleMatch = Rule['match'];
 /** An injected HTTP fault (docs/control-api.md#faults); the control API shows it reshaped (src/format/control.ts). */
 export interface Fault extends Stored {
   id: string;
+  /** the tenant whose requests it answers (docs/control-api.md#scoped-arrangements); absent: every tenant's */
+  accountId?: string;
   method: string | null;
   path: string;
   /** 0: no error, the fault only adds latency */

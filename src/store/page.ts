@@ -30,8 +30,11 @@ export function takePage<T extends Readonly<Stored>>(
   return { items, next: null };
 }
 
-/** Several sources, each in creation order, merged into one (k-way, for a filter that spans index keys). */
-export function* mergeBySeq<T extends Readonly<Stored>>(sources: Iterable<T>[], order: 'newest' | 'oldest' = 'newest'): Generator<T> {
+/** Several sources, each in creation order (seq), merged into one (k-way, for a filter that spans index keys, or the journal's rings). */
+export function* mergeBySeq<T extends { readonly seq: number }>(
+  sources: Iterable<T>[],
+  order: 'newest' | 'oldest' = 'newest',
+): Generator<T> {
   const its = sources.map((s) => s[Symbol.iterator]());
   const heads = its.map((it) => it.next());
   for (;;) {

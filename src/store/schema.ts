@@ -5,15 +5,19 @@
 //   ordered index  grouped by account: each tenant's records ordered by an instant (when its due
 //                  work falls due), earliest first, read with that tenant's own clock
 import { nextAction } from '../domain/due.js';
+import { scopeOf } from '../domain/scope.js';
 import type { GroupOrderIndexSpec, IndexSpec, KeyIndexSpec, Reader } from './collection.js';
 import type {
   Account,
   CollectionName,
   Delivery,
   EntityOf,
+  Fault,
   IdempotencyRecord,
   LedgerEntry,
   Merchant,
+  PixKeyEntry,
+  Rule,
   Transaction,
   Wallet,
   WebhookEndpoint,
@@ -35,6 +39,8 @@ export const documentKey = (accountId: string, document: string): string => `${a
 export const heldKey = (endpointId: string, transactionId: string): string => `${endpointId}:${transactionId}`;
 /** The key of an account's transactions in one status. */
 export const accountStatusKey = (accountId: string, status: string): string => `${accountId}:${status}`;
+/** The account or wallet an entry of no transaction moves money into or out of (its other side is the world). */
+const holderOf = (e: Pick<LedgerEntry, 'from' | 'to'>): string => (e.from === 'world' ? e.to : e.from);
 
 export const SCHEMA = {
   accounts: { packed: false, indexes: { byClientId: key<Account>((a) => a.clientId) } },
@@ -46,7 +52,7 @@ export const SCHEMA = {
       byDocument: key<Merchant>((m) => documentKey(m.accountId, m.document)),
     },
   },
-  wallets: { packed: false, indexes: { byMerchant: key<Wallet>((w) => w.merchantId) } },
+  wallets: { packed: false, indexes: { byMerchant: key<Wallet>((w) => w.merchantId), byAccount: key<Wallet>((w) => w.accountId) } },
   transactions: {
     packed: true,
     indexes: {
@@ -61,7 +67,14 @@ export const SCHEMA = {
       ),
     },
   },
-  ledger: { packed: true, indexes: { byTransaction: key<LedgerEntry>((e) => e.transactionId) } },
+  ledger: {
+    packed: true,
+    indexes: {
+      byTransaction: key<LedgerEntry>((e) => e.transactionId),
+      /** entries of no transaction (an opening balance, an adjustment) by the account or wallet they move money of */
+      byHolder: key<LedgerEntry>((e) => (e.transactionId === null ? holderOf(e) : null)),
+    },
+  },
   idempotency: {
     packed: true,
     indexes: {
@@ -72,8 +85,9 @@ export const SCHEMA = {
       ),
     },
   },
-  pixKeys: { packed: false, indexes: {} },
-  rules: { packed: false, indexes: {} },
+  /** arrangements by scope (a tenant's own, or SANDBOX_WIDE), in creation order: the order they are tried in */
+  pixKeys: { packed: false, indexes: { byScope: key<PixKeyEntry>((k) => scopeOf(k.accountId)) } },
+  rules: { packed: false, indexes: { byScope: key<Rule>((r) => scopeOf(r.accountId)) } },
   webhookEndpoints: { packed: false, indexes: { byAccount: key<WebhookEndpoint>((e) => e.accountId) } },
   events: { packed: true, indexes: { byTransaction: key<WebhookEvent>((e) => e.transactionId) } },
   deliveries: {
@@ -94,11 +108,14 @@ export const SCHEMA = {
       ),
     },
   },
-  faults: { packed: false, indexes: {} },
+  faults: { packed: false, indexes: { byScope: key<Fault>((f) => scopeOf(f.accountId)) } },
   /** few records, read per tenant in creation order when a delivery is queued */
   webhookFaults: { packed: false, indexes: { byAccount: key<WebhookFault>((f) => f.accountId) } },
   /** the log of arbitrary sends, bounded by count (webhooks/send-body.ts) */
-  webhookSends: { packed: false, indexes: { byEndpoint: key<WebhookSend>((s) => s.endpointId) } },
+  webhookSends: {
+    packed: false,
+    indexes: { byEndpoint: key<WebhookSend>((s) => s.endpointId), byAccount: key<WebhookSend>((s) => s.accountId) },
+  },
 } satisfies { [C in CollectionName]: { packed: boolean; indexes: Record<string, IndexSpec<EntityOf<C>>> } };
 
 type IndexesOf<C extends CollectionName> = (typeof SCHEMA)[C]['indexes'];

@@ -213,6 +213,46 @@ describe('CLI control commands against a running sandbox', () => {
     expect(await json('webhooks', 'list')).toEqual([]);
   });
 
+  it('arranges rules, faults and keys of one tenant with --account, reads its journal, and deletes it', async () => {
+    const tenant = await json('accounts', 'create', 'CLI scoped');
+    const A = ['--account', tenant.id];
+    const rule = '{"id":"cli-rule","match":{"type":"CASH_OUT","amount":100},"outcome":{"action":"wait"}}';
+    expect(await json('rules', 'add', rule, ...A)).toMatchObject({ id: 'cli-rule', accountId: tenant.id });
+    expect(await json('rules', 'add', rule)).toMatchObject({ id: 'cli-rule', accountId: null });
+    expect((await json('rules', 'list', ...A)).map((r: { accountId: string }) => r.accountId)).toEqual([tenant.id]);
+    const key = await json(
+      'keys',
+      'add',
+      'cli@tenant.test',
+      '--type',
+      'EMAIL',
+      '--owner-name',
+      'Cli',
+      '--owner-document',
+      '52998224725',
+      ...A,
+    );
+    expect(key).toMatchObject({ key: 'cli@tenant.test', accountId: tenant.id });
+    const fault = await json('faults', 'add', '/v1/banking/balance', '--status', '503', '--times', '1', ...A);
+    expect(fault).toMatchObject({ path: '/v1/banking/balance', status: 503, accountId: tenant.id });
+    const token = await sb.token({ client_id: tenant.client_id, client_secret: tenant.client_secret });
+    expect((await sb.request('GET', '/v1/banking/balance', { token })).status).toBe(503);
+    expect((await sb.request('GET', '/v1/banking/balance', { token: await sb.token() })).status).toBe(200);
+    const journal = await json('requests', 'list', ...A, '--limit', '5');
+    expect(journal[0]).toMatchObject({ path: '/v1/banking/balance', status: 503, accountId: tenant.id });
+    expect(await json('requests', 'clear', ...A)).toEqual({ cleared: true });
+    expect(await json('requests', 'list', ...A)).toEqual([]);
+    expect(await json('rules', 'remove', 'cli-rule', ...A)).toEqual({ id: 'cli-rule', deleted: true });
+    expect(await json('rules', 'remove', 'cli-rule')).toEqual({ id: 'cli-rule', deleted: true });
+    expect(await json('keys', 'clear', ...A)).toEqual({ cleared: true });
+    expect(await json('keys', 'list', ...A)).toEqual([]);
+    expect(await json('accounts', 'delete', tenant.id)).toEqual({ id: tenant.id, deleted: true });
+    const again = await run('accounts', 'delete', tenant.id);
+    expect([again.code, again.stderr]).toEqual([1, expect.stringContaining('(HTTP 404 NOT_FOUND)')]);
+    const def = await run('accounts', 'delete', '00000000-0000-4000-8000-000000000001');
+    expect([def.code, def.stderr]).toEqual([1, expect.stringContaining('(HTTP 409 INVALID_STATE)')]);
+  });
+
   it('reads PIX_SANDBOX_URL and PIX_SANDBOX_ADMIN_TOKEN, refuses a missing admin token, and exits 2 on bad usage', async () => {
     const viaEnv = await cli(['clock'], { PIX_SANDBOX_URL: sb.url, PIX_SANDBOX_ADMIN_TOKEN: ADMIN, PIX_SANDBOX_PORT: '9999' });
     expect(viaEnv.code).toBe(0);

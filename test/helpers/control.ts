@@ -1,7 +1,7 @@
 // Helpers for the integration tests: public API calls the tests repeat, and the control calls that
 // set a test's state up the way a user would (docs/control-api.md), never by writing the store.
 import { randomUUID } from 'node:crypto';
-import type { TestSandbox } from './sandbox.js';
+import type { HttpResult, TestSandbox } from './sandbox.js';
 
 /** A control call that sets a test up: it must succeed (else it throws with the answer); answers its body. */
 export async function control<T = any>(sb: TestSandbox, method: string, p: string, body?: unknown): Promise<T> {
@@ -94,4 +94,34 @@ export function errorShape(r: { status: number; body: any }) {
     Array.isArray(b.error?.details);
   if (!ok) throw new Error(`not the contract error shape: ${r.status} ${JSON.stringify(b)}`);
   return b as { statusCode: number; message: string; error: { code: string; details: { path: string; message: string }[] } };
+}
+
+/** The body of an answer of one of `status` (any 2xx but 202 by default); anything else throws, with the answer. */
+export async function ok<T = any>(r: Promise<HttpResult<T>>, status = [200, 201, 204]): Promise<T> {
+  const res = await r;
+  if (!status.includes(res.status)) throw new Error(`expected ${status.join('/')}, got ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/**
+ * Everything of a tenant the operator lists through the control API, as one text to compare whole
+ * (docs/control-api.md#scoped-arrangements): its account, merchants, transactions, endpoints,
+ * deliveries (without their attempts, which go on by themselves), webhook faults and sends, its own
+ * rules, keys and faults, its clock (without `now`, which flows); `more` adds reads of its own.
+ */
+export async function tenantListing(
+  sb: TestSandbox,
+  accountId: string,
+  more: string[] = [],
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const q = `accountId=${accountId}`;
+  const get = (p: string) => ok(sb.request('GET', p, { headers }));
+  const lists = ['merchants', 'transactions', 'webhooks', 'webhooks/faults', 'webhooks/sends', 'rules', 'pix-keys', 'faults'];
+  const out: unknown[] = await Promise.all(
+    [`/_sandbox/accounts/${accountId}`, ...lists.map((l) => `/_sandbox/${l}?${q}`), ...more].map(get),
+  );
+  const deliveries = (await get(`/_sandbox/webhooks/deliveries?${q}`)) as { id: string; eventId: string }[];
+  const { now: _now, ...clock } = (await get(`/_sandbox/clock?${q}`)) as { now: string };
+  return JSON.stringify([...out, deliveries.map(({ id, eventId }) => ({ id, eventId })), clock]);
 }

@@ -38,6 +38,32 @@ describe('startSandbox clients', () => {
     expect(err).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
+  it('acts as one tenant with asTenant(credentials): its own arrangements and journal, 403 beyond it, deleted by the operator', async () => {
+    const account = await sb.control.createAccount({ name: 'client tenant', balance: 1000 });
+    const creds = { client_id: account.client_id, client_secret: account.client_secret };
+    const mine = sb.control.asTenant(creds);
+    const rule = await mine.rules.add({ id: 'mine', match: { type: 'CASH_OUT', amount: 5 }, outcome: { action: 'wait' } });
+    expect(rule).toMatchObject({ id: 'mine', accountId: account.id });
+    expect((await mine.rules.list()).map((r) => r.id)).toEqual(['mine']);
+    expect((await sb.control.rules.list({ accountId: account.id })).map((r) => r.id)).toEqual(['mine']);
+    expect((await mine.pixKeys.add({ key: 'a@b.test', keyType: 'EMAIL', owner: { name: 'A', document: '52998224725' } })).accountId).toBe(
+      account.id,
+    );
+    expect((await mine.faults.add({ path: '/v1/elsewhere', status: 500 })).accountId).toBe(account.id);
+    await sb.client.withCredentials(creds).getBalance();
+    const journal = await mine.requests.list();
+    expect(journal[0]).toMatchObject({ path: '/v1/banking/balance', accountId: account.id });
+    // its token requests too (the control client's own among them)
+    expect(journal.map((e) => e.accountId)).toEqual(journal.map(() => account.id));
+    expect(await mine.accounts().catch((e: unknown) => e)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    // its token is renewed when its own clock has expired it
+    await mine.advanceClock(600);
+    expect((await mine.clock()).accountId).toBe(account.id);
+    await sb.control.deleteAccount(account.id);
+    expect(await mine.transactions().catch((e: unknown) => e)).toMatchObject({ status: 401 });
+    expect(await sb.control.deleteAccount(account.id).catch((e: unknown) => e)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+
   it('throws SandboxApiError with the status and code of the error', async () => {
     const err = await sb.client.getTransaction(randomUUID()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SandboxApiError);

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/operations.js';
 import { packagePath } from '../../src/paths.js';
+import { TOKEN_PATH } from '../../src/http/tenant.js';
 
 describe('the operation table', () => {
   it('has one entry per method and path', () => {
@@ -48,5 +49,11 @@ describe('the operation table', () => {
       .map((l) => l.trim())
       .filter((l) => l && !source.includes(l));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the tenant of a request', () => {
+  it('knows the token endpoint by the path of the one entry that authenticates clients', () => {
+    expect(OPERATIONS.filter((o) => o.auth === 'client').map((o) => o.path)).toEqual([TOKEN_PATH]);
   });
 });

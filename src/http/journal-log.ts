@@ -1,0 +1,225 @@
+// The request journal (docs/control-api.md#request-journal): a ring per tenant (./journal-ring.ts), and
+// the redaction every entry goes through before it is shown. Apart from the journal stage (./journal.ts,
+// express middleware) because the app context holds the journal, and a consumer of the package's types
+// must not need express's types (skipLibCheck: false).
+import querystring from 'node:querystring';
+import type { Wire } from '../schemas/from-schema.js';
+import type { journalEntrySchema } from '../schemas/control-responses.js';
+import { mergeBySeq } from '../store/page.js';
+import { Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
+
+/** One entry as GET /_sandbox/requests shows it: the type of its schema. */
+export type JournalEntry = Wire<typeof journalEntrySchema>;
+
+const MAX_STRING = 512;
+export const REDACTED = '[REDACTED]';
+
+const SECRET_FIELDS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-sandbox-admin-token',
+  'cookie',
+  'set-cookie',
+  'client_secret',
+  'clientsecret',
+  'access_token',
+  'accesstoken',
+  'refresh_token',
+  'id_token',
+  'password',
+  'secret',
+]);
+const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
+
+/** A header value keeps its scheme ("Bearer", "Basic") so the journal still shows how a client authenticated. */
+function redactValue(key: string, value: unknown): unknown {
+  if (typeof value === 'string' && (key === 'authorization' || key === 'proxy-authorization')) {
+    const scheme = /^(\w+)\s/.exec(value);
+    return scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
+  }
+  return REDACTED;
+}
+
+/** Values kept per redacted copy, so that an entry stays small whatever a client sends (a 1 MiB body of 50,000 keys). */
+const MAX_NODES = 500;
+
+/** A deep copy with secrets replaced, long strings (QR images) shortened, and at most MAX_NODES values. */
+export function redact(value: unknown, depth = 0, budget = { left: MAX_NODES }): unknown {
+  budget.left--;
+  if (typeof value === 'string') {
+    if (JWT.test(value)) return REDACTED;
+    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} characters)` : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 20 || budget.left < 0) return '…';
+  if (Array.isArray(value)) return value.slice(0, 100).map((v) => (budget.left > 0 ? redact(v, depth + 1, budget) : '…'));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) {
+    if (budget.left <= 0) {
+      out['…'] = 'further fields left out';
+      break;
+    }
+    const v = (value as Record<string, unknown>)[k];
+    const kept = SECRET_FIELDS.has(k.toLowerCase()) ? redactValue(k.toLowerCase(), v) : redact(v, depth + 1, budget);
+    // defined, not assigned: a "__proto__" key stays a plain field of the copy
+    Object.defineProperty(out, k.length > MAX_STRING ? `${k.slice(0, MAX_STRING)}…` : k, {
+      value: kept,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/** The query string's secret parameters redacted (some clients put credentials there). */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const k of [...params.keys()]) if (SECRET_FIELDS.has(k.toLowerCase()) || JWT.test(params.get(k) ?? '')) params.set(k, REDACTED);
+  return `${url.slice(0, q)}?${params.toString().replace(/%5BREDACTED%5D/g, REDACTED)}`;
+}
+
+const FORM = /^application\/x-www-form-urlencoded/i;
+
+/** A captured request body as the journal shows it: parsed by its type, redacted. */
+function shownBody(t: Texts): unknown {
+  if (t.shown !== null) return JSON.parse(t.shown) as unknown;
+  const body = t.body;
+  if (body === null) return null;
+  const type = t.bodyType ?? '';
+  if (/json/i.test(type)) {
+    try {
+      return redact(JSON.parse(body));
+    } catch {
+      // shown as text it could carry a secret the redaction cannot find outside JSON
+      return `(${Buffer.byteLength(body)} bytes of ${type} that are not valid JSON)`;
+    }
+  }
+  if (FORM.test(type)) return redact(querystring.parse(body));
+  return `(${Buffer.byteLength(body)} bytes of ${type || 'no Content-Type'})`;
+}
+
+function parseAnswer(text: string | null, contentType: string | null): unknown {
+  if (text === null) return null;
+  if (contentType && /json/i.test(contentType)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      /* fall through: keep it as text */
+    }
+  }
+  if (contentType && !/^(text\/|application\/(json|[\w.+-]*\+json|x-www-form-urlencoded))/i.test(contentType))
+    return `(${text.length} bytes of ${contentType})`;
+  return text;
+}
+
+function present(e: Kept, accountId: string | null, t: Texts): JournalEntry {
+  return {
+    seq: e.seq,
+    accountId,
+    at: new Date(e.atMs).toISOString(),
+    method: t.method!,
+    path: redactUrl(t.url!),
+    status: e.status,
+    durationMs: e.durationMs,
+    requestId: t.requestId!,
+    requestHeaders: redact(JSON.parse(t.headers!)) as JournalEntry['requestHeaders'],
+    requestBody: shownBody(t),
+    responseBody: redact(parseAnswer(t.response, t.contentType)),
+  };
+}
+
+/** What a listing asks for; every filter is applied to the kept entries, before any is made into its wire shape. */
+export interface JournalQuery {
+  /** one tenant's ring (null: the requests of no known tenant); absent: every ring, merged newest first */
+  accountId?: string | null;
+  method?: string;
+  status?: number;
+  /** a prefix of the path as shown (its query string redacted) */
+  path?: string;
+  requestId?: string;
+  limit?: number;
+}
+
+function matches(t: Texts, q: JournalQuery): boolean {
+  if (q.method !== undefined && t.method !== q.method) return false;
+  if (q.requestId !== undefined && t.requestId !== q.requestId) return false;
+  // redaction changes only the query string: a prefix without one is compared with the raw path
+  if (q.path !== undefined && !(q.path.includes('?') ? redactUrl(t.url!) : t.url!).startsWith(q.path)) return false;
+  return true;
+}
+
+/**
+ * The journal: a ring per tenant (docs/decisions.md#d63-a-journal-per-tenant), so that a busy tenant
+ * never pushes out another's entries; requests of no known tenant have a ring of their own. Rings are
+ * made as their first entry comes and grow with their entries. Entries are numbered across rings, so
+ * a listing of several is one order, newest first.
+ */
+export class Journal {
+  readonly #rings = new Map<string | null, Ring>();
+  #seq = 0;
+  #listeners: ((accountId: string | null | undefined) => void)[] = [];
+  /** `capacity`: entries kept per tenant (0 turns the journal off) */
+  constructor(readonly capacity: number) {}
+
+  /** Keeps the exchange in its tenant's ring, numbered across rings. */
+  add(raw: RawEntry): void {
+    if (this.capacity === 0) return;
+    let ring = this.#rings.get(raw.accountId);
+    if (!ring) this.#rings.set(raw.accountId, (ring = new Ring(this.capacity)));
+    ring.add(++this.#seq, raw);
+    for (const l of this.#listeners) l(raw.accountId);
+  }
+
+  /**
+   * Called after each entry added (with its tenant) and each clear (with the tenant cleared, undefined
+   * for every one): the change feed tells the dashboard.
+   */
+  onChange(listener: (accountId: string | null | undefined) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Newest first, filtered, redacted: at most `limit`; it costs the entries looked at, and only those shown are made into their shape. */
+  list(q: JournalQuery = {}): JournalEntry[] {
+    const rings = [...this.#rings].filter(([id]) => q.accountId === undefined || id === q.accountId);
+    const out: JournalEntry[] = [];
+    const limit = q.limit ?? Infinity;
+    if (limit <= 0) return out;
+    const sources = rings.map(([id, ring]) =>
+      (function* () {
+        for (const e of ring.newest()) yield { ...e, accountId: id };
+      })(),
+    );
+    for (const e of mergeBySeq(sources)) {
+      if (q.status !== undefined && e.status !== q.status) continue;
+      const texts = e.texts();
+      if (!matches(texts, q)) continue;
+      out.push(present(e, e.accountId, texts));
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** Empties one tenant's ring (null: the ring of no known tenant), or every ring. */
+  clear(accountId?: string | null): void {
+    if (accountId === undefined) this.#rings.clear();
+    else this.#rings.delete(accountId);
+    for (const l of this.#listeners) l(accountId);
+  }
+
+  /** bytes of the rings' text chunks, every ring together (their columns aside) */
+  get bytes(): number {
+    let n = 0;
+    for (const ring of this.#rings.values()) n += ring.bytes;
+    return n;
+  }
+
+  /** entries kept, every ring together */
+  get size(): number {
+    let n = 0;
+    for (const ring of this.#rings.values()) n += ring.count;
+    return n;
+  }
+}

@@ -1,0 +1,88 @@
+// The journal's storage (src/http/journal-ring.ts, src/http/journal-log.ts): each tenant's ring keeps
+// exactly its newest `capacity` entries, read back as they were recorded (texts repeated from the entry
+// before, written once per chunk, included), whatever their sizes; its chunks stay bounded by what it
+// keeps; rings never push each other's entries out; a listing merges them newest first.
+import { describe, expect, it } from 'vitest';
+import { Journal, redact } from '../../src/http/journal-log.js';
+import type { RawEntry } from '../../src/http/journal-ring.js';
+import { mulberry32 } from '../../src/domain/random.js';
+
+const random = mulberry32(23);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+const text = (n: number) => 'x'.repeat(n) + 'ç';
+
+function entry(i: number, accountId: string | null): RawEntry {
+  const big = random() < 0.05;
+  return {
+    accountId,
+    atMs: 1_800_000_000_000 + i,
+    method: pick(['GET', 'POST']),
+    url: pick(['/v1/banking/balance', `/v1/banking/transactions/${i}`]),
+    status: pick([200, 201, 401, 503]),
+    durationMs: i / 100,
+    requestId: `r${i}`,
+    headers: JSON.stringify({ host: 'h', authorization: pick(['Bearer a.b.c', 'Bearer d.e.f']) }),
+    body: random() < 0.5 ? null : JSON.stringify({ n: i, pad: text(big ? 30_000 : 20) }),
+    bodyType: 'application/json',
+    response:
+      random() < 0.1
+        ? Buffer.from(JSON.stringify({ i }))
+        : pick([JSON.stringify({ ok: true }), JSON.stringify({ i, pad: text(big ? 32_000 : 10) })]),
+    contentType: 'application/json; charset=utf-8',
+  };
+}
+
+describe('the journal storage', () => {
+  it('keeps each tenant’s newest entries as recorded, bounded in bytes, and merges tenants newest first', () => {
+    const CAPACITY = 50;
+    const journal = new Journal(CAPACITY);
+    const tenants = ['a', 'b', null];
+    const recorded = new Map<string | null, (RawEntry & { seq: number })[]>(tenants.map((t) => [t, []]));
+    let maxBytes = 0;
+    // 20,000 entries of ~3 KB on average: kept all, they would take some 60 MB
+    for (let i = 0; i < 20_000; i++) {
+      // tenant b is busy; a and the unknown ring are not
+      const accountId = random() < 0.8 ? 'b' : pick(tenants);
+      const e = entry(i, accountId);
+      const mine = recorded.get(accountId)!;
+      mine.push({ ...e, seq: i + 1 });
+      if (mine.length > CAPACITY) mine.shift();
+      journal.add(e);
+      if (i % 100 === 0) maxBytes = Math.max(maxBytes, journal.bytes);
+    }
+    for (const t of tenants) {
+      const want = [...recorded.get(t)!].reverse();
+      const got = journal.list({ accountId: t });
+      expect(got.map((e) => e.seq)).toEqual(want.map((r) => r.seq));
+      got.forEach((e, i) => {
+        const r = want[i]!;
+        expect([e.method, e.path, e.status, e.requestId, e.at]).toEqual([
+          r.method,
+          r.url,
+          r.status,
+          r.requestId,
+          new Date(r.atMs).toISOString(),
+        ]);
+        expect(e.durationMs).toBeCloseTo(r.durationMs, 2);
+        expect(e.requestBody).toEqual(r.body === null ? null : redact(JSON.parse(r.body as string)));
+        const answer = typeof r.response === 'string' ? r.response : r.response!.toString('utf8');
+        expect(JSON.stringify(e.responseBody).length).toBeLessThanOrEqual(answer.length + 2);
+        expect(e.requestHeaders.authorization).toBe('Bearer [REDACTED]');
+      });
+    }
+    expect(journal.size).toBe(3 * CAPACITY);
+    // merged: every ring's entries, newest first, as one order
+    const all = journal.list();
+    expect(all.map((e) => e.seq)).toEqual([...all.map((e) => e.seq)].sort((x, y) => y - x));
+    // bounded by what is kept: 150 entries (of ~3 KB on average, at most ~64 KiB) and each ring's chunk slack
+    expect(maxBytes).toBeLessThan(3 * (CAPACITY * 3 * 1024 * 2 + 2 * 256 * 1024));
+    journal.clear('b');
+    expect(journal.size).toBe(2 * CAPACITY);
+  });
+
+  it('grows a ring with its entries: a tenant of few requests holds little', () => {
+    const journal = new Journal(10_000);
+    for (let i = 0; i < 3; i++) journal.add(entry(i, 'quiet'));
+    expect(journal.bytes).toBeLessThanOrEqual(4 * 1024 + 70 * 1024);
+  });
+});
