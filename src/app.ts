@@ -9,6 +9,7 @@ import { createRoutes } from './http/routes.js';
 import { httpsRequired } from './http/https-required.js';
 import { journalStage } from './http/journal.js';
 import { adminStage } from './http/admin.js';
+import { crossSiteStage } from './http/cross-site.js';
 import { faultStage } from './http/faults.js';
 import { mountOperations } from './http/operations.js';
 import { OPERATIONS } from './operations.js';
@@ -16,8 +17,8 @@ import { OPERATIONS } from './operations.js';
 /** Middleware that other modules insert before routing (journal, HTTPS check, faults). */
 export type Stage = (ctx: AppContext) => RequestHandler;
 
-// journal first (it sees every answer), then the HTTPS check, the admin token, injected faults
-export const STAGES: Stage[] = [journalStage, httpsRequired, adminStage, faultStage];
+// journal first (it sees every answer), then the HTTPS check, cross-site requests, the admin token, injected faults
+export const STAGES: Stage[] = [journalStage, httpsRequired, crossSiteStage, adminStage, faultStage];
 
 /**
  * The stages run as one middleware: every request passes all of them, so one router layer
@@ -41,13 +42,15 @@ function pipeline(stages: RequestHandler[]): RequestHandler {
   };
 }
 
-export function createApp(ctx: AppContext): Express {
+/** `crossSiteChecks: false` only for the bench's baseline (src/server.ts, BootInternals). */
+export function createApp(ctx: AppContext, { crossSiteChecks = true }: { crossSiteChecks?: boolean } = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   useLeanJson(app);
-  app.use(pipeline([requestId, ...STAGES.map((stage) => stage(ctx))]));
+  const stages = crossSiteChecks ? STAGES : STAGES.filter((s) => s !== crossSiteStage);
+  app.use(pipeline([requestId, ...stages.map((stage) => stage(ctx))]));
   const routes = createRoutes();
   mountOperations(routes, ctx, OPERATIONS);
   routes.finish();
