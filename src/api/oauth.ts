@@ -110,7 +110,8 @@ export const oauthOperations = [
 
       const account = ctx.store.accounts.findOne('byClientId', id);
       const principal = account ?? ctx.store.merchants.findOne('byClientId', id);
-      if (!principal || !(await verifySecret(secret, principal.secretHash)))
+      // an unknown client_id costs the same hashing as a wrong secret (docs/decisions.md#d70-the-token-endpoint-takes-as-long-for-any-client_id)
+      if (!(await verifySecret(secret, principal?.secretHash)) || !principal)
         return oauthError(res, 401, 'invalid_client', 'client authentication failed (unknown client_id or wrong client_secret)', !!basic);
       // read again after the wait: the merchant may have changed (or gone) meanwhile
       const merchant = account ? undefined : ctx.store.merchants.get(principal.id);
@@ -123,6 +124,7 @@ export const oauthOperations = [
         clientId: id,
         accountId: merchant ? merchant.accountId : principal.id,
         merchantId: merchant ? merchant.id : null,
+        generation: principal.tokenGeneration ?? 0, // as verified: a principal made again meanwhile refuses this token
       });
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Pragma', 'no-cache');

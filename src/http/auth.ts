@@ -16,23 +16,41 @@ export interface AuthPrincipal {
 
 export const TOKEN_TTL_SECONDS = 300;
 
+/** A token the sandbox could have signed: numeric `iat` and `exp`, at most 300 s apart, and a numeric generation. */
+const wellFormed = (c: Partial<TokenClaims>): c is TokenClaims =>
+  typeof c.iat === 'number' &&
+  typeof c.exp === 'number' &&
+  typeof c.gen === 'number' &&
+  c.exp > c.iat &&
+  c.exp - c.iat <= TOKEN_TTL_SECONDS;
+
+class MalformedToken extends Error {}
+
 /**
  * The claims of a token signed with the key; expiry is checked against the clock of the token's
  * own tenant (`nowSecondsOf(account id)`): tenants' clocks differ (docs/architecture.md#the-clock).
+ * A token must say when it expires, no later than 300 s after it was issued, and not have been
+ * issued after its tenant's now: even one signed with the key (read from the data file) lives no longer.
  */
 function verifyToken(token: string, keys: TokenKeys, nowSecondsOf: (accountId: string) => number): TokenClaims {
   let claims = keys.verified.get(token);
   if (!claims) {
-    claims = jwt.verify(token, keys.key, { algorithms: ['HS256'], ignoreExpiration: true }) as TokenClaims;
+    const verified = jwt.verify(token, keys.key, { algorithms: ['HS256'], ignoreExpiration: true }) as Partial<TokenClaims>;
+    if (!wellFormed(verified)) throw new MalformedToken('the token must carry numeric iat, exp (at most 300 s later) and gen');
+    claims = verified;
     if (keys.verified.size >= VERIFIED_MAX) keys.verified.clear();
     keys.verified.set(token, claims);
   }
-  if (typeof claims.exp === 'number' && nowSecondsOf(String(claims.acc)) >= claims.exp)
-    throw new jwt.TokenExpiredError('jwt expired', new Date(claims.exp * 1000));
+  const now = nowSecondsOf(String(claims.acc));
+  if (claims.iat > now) throw new MalformedToken('the token was issued after its tenant’s now');
+  if (now >= claims.exp) throw new jwt.TokenExpiredError('jwt expired', new Date(claims.exp * 1000));
   return claims;
 }
 
-export function signToken(ctx: AppContext, principal: { clientId: string; accountId: string; merchantId: string | null }): string {
+export function signToken(
+  ctx: AppContext,
+  principal: { clientId: string; accountId: string; merchantId: string | null; generation: number },
+): string {
   const iat = ctx.clockOf(principal.accountId).nowSeconds();
   const claims: Record<string, unknown> = {
     sub: principal.clientId,
@@ -40,6 +58,7 @@ export function signToken(ctx: AppContext, principal: { clientId: string; accoun
     jti: ctx.newId(),
     iat,
     exp: iat + TOKEN_TTL_SECONDS,
+    gen: principal.generation,
   };
   if (principal.merchantId) claims.mer = principal.merchantId;
   return jwt.sign(claims, tokenKeys(ctx).key, { algorithm: 'HS256' });
@@ -71,6 +90,11 @@ export function authenticate(ctx: AppContext): RequestHandler {
     const merchant = typeof claims.mer === 'string' ? ctx.store.merchants.get(claims.mer) : undefined;
     if (!account || (claims.mer && (!merchant || merchant.accountId !== account.id)))
       return next(new SandboxError('INVALID_TOKEN', 'the access token belongs to a client that no longer exists'));
+    // a principal made again (same id) or whose credentials changed has a new generation
+    if (claims.gen !== ((merchant ?? account).tokenGeneration ?? 0))
+      return next(
+        new SandboxError('INVALID_TOKEN', 'the access token was issued before its client was made again or its credentials changed'),
+      );
     if (merchant && merchant.status !== 'ACTIVE')
       return next(
         new SandboxError('MERCHANT_NOT_ACTIVE', `the merchant is ${merchant.status}; its tokens are refused until it is ACTIVE again`),

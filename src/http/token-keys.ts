@@ -11,6 +11,8 @@ export interface TokenClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** the principal's token generation when it was issued (docs/api.md#bearer-authentication) */
+  gen: number;
 }
 
 /**

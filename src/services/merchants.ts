@@ -10,6 +10,7 @@ import type { DocumentType, Merchant, New, Wallet } from '../store/model.js';
 import { documentKey } from '../store/schema.js';
 import type { Reads, Tx } from '../store/store.js';
 import { clientIdTaken } from './accounts.js';
+import { nextTokenGeneration } from './token-generation.js';
 
 export interface NewCredentials {
   clientId: string;
@@ -49,6 +50,8 @@ export interface MerchantFields extends MerchantCreateBody {
   status: Merchant['status'];
   clientId: string;
   secretHash: string;
+  /** nextTokenGeneration(tx): a principal made (again) never takes an older generation */
+  tokenGeneration: number;
 }
 
 /** A merchant and its main wallet (the API and fixtures share it). */
@@ -64,6 +67,7 @@ export function merchantRecords(f: MerchantFields, now: string): { merchant: New
     status: f.status,
     clientId: f.clientId,
     secretHash: f.secretHash,
+    tokenGeneration: f.tokenGeneration,
     walletId: f.walletId,
     createdAt: now,
     updatedAt: now,
@@ -92,6 +96,7 @@ export function createMerchant(
       status: 'ACTIVE',
       clientId: creds.clientId,
       secretHash: creds.secretHash,
+      tokenGeneration: nextTokenGeneration(tx),
     },
     ctx.clockOf(accountId).nowIso(),
   );
