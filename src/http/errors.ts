@@ -1,6 +1,6 @@
 // The single error shape (docs/decisions.md#d8-one-error-shape), and the last handlers of the pipeline.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { SandboxError, type ErrorDetail } from '../domain/errors.js';
+import { BUSY_RETRY_AFTER_SECONDS, SandboxError, type ErrorDetail } from '../domain/errors.js';
 
 export function sendError(res: Response, err: SandboxError): void {
   if (res.headersSent) return;
@@ -8,6 +8,8 @@ export function sendError(res: Response, err: SandboxError): void {
     const desc = err.code === 'UNAUTHORIZED' ? '' : `, error="invalid_token", error_description="${err.message.replace(/"/g, "'")}"`;
     res.setHeader('WWW-Authenticate', `Bearer realm="pix-sandbox"${desc}`);
   }
+  // the image decoders are full (src/control/qr-image.ts): the one 503 the sandbox answers of itself
+  if (err.code === 'BUSY') res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
   res.status(err.status).json({
     statusCode: err.status,
     message: err.message,
