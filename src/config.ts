@@ -120,7 +120,6 @@ export const SERVE_OPTIONS = [
     key: 'allowedHosts',
     type: 'string',
     describe: 'comma-separated host names the control API and dashboard answer, beyond IPs, localhost and one-label names',
-    shown: 'none',
   },
   { flag: 'webhook-url', key: 'webhookUrl', type: 'string', describe: 'register a webhook endpoint for the default account' },
   {
@@ -171,5 +170,6 @@ export type ServeFlags = { [O in (typeof SERVE_OPTIONS)[number] as O['flag']]?: 
 export function shownDefault(option: ServeOption): string {
   if (option.shown !== undefined) return option.shown;
   const value = defaultConfig()[option.key];
-  return value === null || value === undefined ? 'none' : Array.isArray(value) ? value.join(',') : String(value);
+  if (Array.isArray(value)) return value.length > 0 ? value.join(',') : 'none';
+  return value === null || value === undefined ? 'none' : String(value);
 }

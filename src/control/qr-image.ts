@@ -18,7 +18,7 @@ import { QR_IMAGE_MAX_BYTES } from '../schemas/control.js';
 
 /**
  * Pixels decoded at most (4,000 × 4,000, a 2× screenshot of a page 6,000 px long): a small file can
- * hold a huge image, and decoding takes about 7 bytes of memory per pixel.
+ * hold a huge image, and decoding one takes about 20 bytes of memory a pixel (a 16-megapixel one 300 MB).
  */
 export const QR_IMAGE_MAX_PIXELS = 16_000_000;
 /** images decoded at once, each in a worker of its own */
