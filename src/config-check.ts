@@ -21,7 +21,7 @@ export function checkConfig(config: Config): void {
   const refuse = (key: keyof Config, why: string) => problems.push(`${settingName(key)} ${why}`);
   if (config.adminToken !== null && config.adminToken.trim() === '')
     refuse('adminToken', 'is empty: give a token, or leave the setting out for an open control API');
-  if (config.webhookUrl !== null) {
+  if (config.webhookUrl) {
     const problem = webhookUrlProblem(config.webhookUrl);
     if (problem) refuse('webhookUrl', problem);
   }
