@@ -7,8 +7,8 @@
 // computed from a clock before the bound stays one the sandbox can write, parse and compare.
 import { SandboxError } from './errors.js';
 
-export const LATEST_CLOCK_ISO = '9999-01-01T00:00:00.000Z';
-export const LATEST_CLOCK_MS = Date.parse(LATEST_CLOCK_ISO);
+const LATEST_CLOCK_ISO = '9999-01-01T00:00:00.000Z';
+const LATEST_CLOCK_MS = Date.parse(LATEST_CLOCK_ISO);
 
 /** The webhook retry schedule's seconds in all, at most (--webhook-retry): one of the spans above. */
 export const MAX_RETRY_SCHEDULE_SECONDS = 2_592_000;

@@ -4,7 +4,7 @@
 // host name or an address; the sender resolves names and asks it about each address it would connect to.
 import { BlockList, isIP } from 'node:net';
 
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
+const WEBHOOK_URL_MAX_LENGTH = 2048;
 
 /** Why `url` cannot be a webhook endpoint's URL (http or https, a host, a port from 1 to 65535), or null when it can. */
 export function webhookUrlProblem(url: string): string | null {
@@ -39,7 +39,7 @@ export interface TargetPolicy {
 export const ANY_TARGET: TargetPolicy = { any: true, names: new Set(), suffixes: [], addresses: new BlockList(), hasAddresses: false };
 
 /** An IPv6 address as URLs write it, without its brackets; names lower-cased, without a final dot. */
-export const bareHost = (host: string): string =>
+const bareHost = (host: string): string =>
   host
     .replace(/^\[(.*)\]$/, '$1')
     .replace(/\.$/, '')

@@ -17,7 +17,7 @@ const OPEN = /^\/_sandbox\/health\/?$/;
 const DASHBOARD = /^\/_sandbox\/ui(\/|$)/;
 const NAME = /^[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/;
 
-export interface AllowedHosts {
+interface AllowedHosts {
   names: ReadonlySet<string>;
   /** `.example.com` for `*.example.com` */
   suffixes: readonly string[];
@@ -50,7 +50,7 @@ function hostName(host: string): string {
 }
 
 /** Whether the sandbox answers a request sent to this Host. */
-export function hostServed(host: string, allowed: AllowedHosts): boolean {
+function hostServed(host: string, allowed: AllowedHosts): boolean {
   const name = hostName(host);
   if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost')) return true;
   if (NAME.test(name) && !name.includes('.')) return true; // compose services, CI service containers
@@ -92,7 +92,10 @@ function refusal(req: Request, allowed: AllowedHosts, publicOrigin: string | nul
     return forbidden(`a request another site's page sent (Sec-Fetch-Site: ${String(site).slice(0, 20)}) is refused by the control API`);
   const origin = req.headers.origin;
   if (origin !== undefined) {
-    const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+    // behind a proxy that ends TLS, the scheme the page used is the proxy's to say: a page cannot add
+    // X-Forwarded-Proto to a request without a preflight, so a page of another site cannot fake it
+    const forwarded = req.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+    const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : (req.socket as TLSSocket).encrypted ? 'https' : 'http';
     const own = host === undefined ? null : originOf(`${scheme}://${host}`);
     const given = originOf(origin);
     if (given === null || (given !== own && given !== publicOrigin))

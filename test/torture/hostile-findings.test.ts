@@ -313,6 +313,12 @@ describe('hostile findings, fixed', { timeout: 120_000 }, () => {
         '{}',
       );
       expect(own.status).toBe(200);
+      // behind a proxy that ends TLS the page's origin is https: the proxy says so, a page cannot
+      const proxied = { host: 'sandbox.ci.example', origin: 'https://sandbox.ci.example', 'content-type': 'application/json' };
+      expect((await rawRequest(sb.url, 'POST', '/_sandbox/clock/unfreeze', proxied, '{}')).status).toBe(403);
+      expect(
+        (await rawRequest(sb.url, 'POST', '/_sandbox/clock/unfreeze', { ...proxied, 'x-forwarded-proto': 'https' }, '{}')).status,
+      ).toBe(200);
       expect((await sb.request('GET', '/_sandbox/clock')).status).toBe(200);
     });
 
