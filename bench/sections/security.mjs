@@ -59,8 +59,16 @@ async function tokenTiming(url) {
     return performance.now() - t0;
   };
   for (const creds of Object.values(kinds)) for (let i = 0; i < 10; i++) await once(creds); // warm-up
-  // interleaved, one request at a time: a burst of other work on the machine touches every kind alike
-  for (let i = 0; i < TOKEN_SAMPLES; i++) for (const [k, creds] of Object.entries(kinds)) times[k].push(await once(creds));
+  // interleaved, one request at a time, in a new order each round: a burst of other work on the
+  // machine, or a place in the round, touches every kind alike
+  const entries = Object.entries(kinds);
+  for (let i = 0; i < TOKEN_SAMPLES; i++) {
+    for (let j = entries.length - 1; j > 0; j--) {
+      const r = Math.floor(Math.random() * (j + 1));
+      [entries[j], entries[r]] = [entries[r], entries[j]];
+    }
+    for (const [k, creds] of entries) times[k].push(await once(creds));
+  }
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, distribution(v)]));
 }
 
