@@ -10,6 +10,7 @@ import { createRoutes } from './http/routes.js';
 import { httpsRequired } from './http/https-required.js';
 import { journalStage } from './http/journal.js';
 import { adminStage } from './http/admin.js';
+import { crossSiteStage } from './http/cross-site.js';
 import { faultStage } from './http/faults.js';
 import { mountOperations } from './http/operations.js';
 import { OPERATIONS } from './operations.js';
@@ -36,14 +37,17 @@ function pipeline(stages: RequestHandler[]): RequestHandler {
   };
 }
 
-export function createApp(ctx: AppContext): Express {
+/** `crossSiteChecks: false` only for the bench's baseline (src/server.ts, BootInternals). */
+export function createApp(ctx: AppContext, { crossSiteChecks = true }: { crossSiteChecks?: boolean } = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   useLeanJson(app);
-  // the request id, the journal (first of the rest: it sees every answer), the HTTPS check, the admin token, injected faults
-  app.use(pipeline([requestId, journalStage(ctx), httpsRequired(ctx), adminStage(ctx), faultStage(ctx)]));
+  // the request id, the journal (first of the rest: it sees every answer), the HTTPS check, cross-site
+  // requests (left out only for the bench's baseline), the admin token, injected faults
+  const crossSite = crossSiteChecks ? [crossSiteStage(ctx)] : [];
+  app.use(pipeline([requestId, journalStage(ctx), httpsRequired(ctx), ...crossSite, adminStage(ctx), faultStage(ctx)]));
   const routes = createRoutes();
   mountOperations(routes, ctx, OPERATIONS);
   routes.finish();

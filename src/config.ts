@@ -15,7 +15,14 @@ export interface Config {
   fixtures: string;
   requireHttps: boolean;
   adminToken: string | null;
+  /**
+   * Host names the control API and the dashboard answer beside IP addresses, localhost and
+   * single-label names (docs/security.md#cross-site-requests): exact, or `*.example.com`
+   */
+  allowedHosts: string[];
   webhookUrl: string | null;
+  /** where webhooks may go (docs/webhooks.md#where-webhooks-may-go): names, `*.` wildcards, IPs, CIDR blocks; null: anywhere */
+  webhookHosts: string[] | null;
   /** the scheme+host[:port] that charge locations use; derived from the listener when absent */
   publicUrl: string | null;
   tlsCert: string | null;
@@ -55,7 +62,9 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     fixtures: defaultFixturesPath(),
     requireHttps: false,
     adminToken: null,
+    allowedHosts: [],
     webhookUrl: null,
+    webhookHosts: null,
     publicUrl: null,
     tlsCert: null,
     tlsKey: null,
@@ -109,7 +118,20 @@ export const SERVE_OPTIONS = [
   },
   { flag: 'require-https', key: 'requireHttps', type: 'boolean', describe: 'refuse plain HTTP API calls with 403 HTTPS_REQUIRED' },
   { flag: 'admin-token', key: 'adminToken', type: 'string', describe: 'protect /_sandbox with this x-sandbox-admin-token' },
+  {
+    flag: 'allowed-hosts',
+    key: 'allowedHosts',
+    type: 'string',
+    describe: 'comma-separated host names the control API and dashboard answer, beyond IPs, localhost and one-label names',
+  },
   { flag: 'webhook-url', key: 'webhookUrl', type: 'string', describe: 'register a webhook endpoint for the default account' },
+  {
+    flag: 'webhook-hosts',
+    key: 'webhookHosts',
+    type: 'string',
+    describe: 'comma-separated hosts, *.wildcards, IPs and CIDR blocks webhooks may reach',
+    shown: 'any',
+  },
   {
     flag: 'public-url',
     key: 'publicUrl',
@@ -157,5 +179,6 @@ export type ServeFlags = { [O in (typeof SERVE_OPTIONS)[number] as O['flag']]?: 
 export function shownDefault(option: ServeOption): string {
   if (option.shown !== undefined) return option.shown;
   const value = defaultConfig()[option.key];
-  return value === null || value === undefined ? 'none' : Array.isArray(value) ? value.join(',') : String(value);
+  if (Array.isArray(value)) return value.length > 0 ? value.join(',') : 'none';
+  return value === null || value === undefined ? 'none' : String(value);
 }

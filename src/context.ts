@@ -9,6 +9,7 @@ import type { TokenKeys } from './services/tokens.js';
 import { Journal } from './http/journal-log.js';
 import type { Store } from './store/store.js';
 import type { ChangeFeed } from './control/change-feed.js';
+import type { DecodePool } from './control/qr-image.js';
 
 /** Background work that other modules plug in (due-work runner, webhook dispatcher). */
 export interface Worker {
@@ -70,6 +71,8 @@ export interface AppContext {
   dispatcher: { wake(): void; runFor(accountIds: readonly string[], durable?: boolean): Promise<void> } | null;
   /** the change stream's fan-out (GET /_sandbox/changes), made when the first stream opens */
   changeFeed: ChangeFeed | null;
+  /** the image decoders of POST /_sandbox/pix/pay {qrImage}, made when the first image comes */
+  qrDecoders: DecodePool | null;
   /** the reset in progress: the next one waits for it (one at a time) */
   resetting: Promise<unknown>;
   /** the token-signing key and the tokens verified with it (services/tokens.ts) */
@@ -120,6 +123,7 @@ export function createContext(parts: {
     journal: new Journal(Math.max(0, Math.floor(parts.config.journalSize))),
     dispatcher: null,
     changeFeed: null,
+    qrDecoders: null,
     resetting: Promise.resolve(),
     tokenKeys: null,
     openApi: null,

@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { createClock, realClock } from './clock/clock.js';
 import { startTicker } from './clock/ticker.js';
 import { dataFile, type Config } from './config.js';
+import { checkConfig } from './config-check.js';
 import { createContext, type AppContext } from './context.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import { httpsModule } from './lazy-builtins.js';
@@ -65,7 +66,16 @@ function listen(server: http.Server | https.Server, port: number, host: string):
   });
 }
 
-export async function boot(config: Config): Promise<Running> {
+/**
+ * What only the project's own tools set, never a user (no flag, no variable, no option of startSandbox()):
+ * the bench's baseline process turns the cross-site checks off to measure what they cost.
+ */
+export interface BootInternals {
+  crossSiteChecks?: boolean;
+}
+
+export async function boot(config: Config, internals: BootInternals = {}): Promise<Running> {
+  checkConfig(config); // a setting it cannot start with stops it before anything is opened
   const startedAtMs = realClock.nowMs();
   let store: Store | null = null;
   const clock = createClock(() => store?.meta.clockOffsetMs ?? 0);
@@ -99,7 +109,7 @@ export async function boot(config: Config): Promise<Running> {
     notes.push(...(await startWebhooks(ctx)));
     // before anything listens, so that a bad --tls-cert fails start-up cleanly
     tlsMaterial = config.httpsPort === null ? null : await loadTls(config);
-    const app = createApp(ctx);
+    const app = createApp(ctx, internals);
     const server = http.createServer({ keepAliveTimeout: 5000 }, app);
     const url = urlOf('http', await listen(server, config.port, config.host));
     ctx.setPublicUrl(url);

@@ -1,6 +1,7 @@
 // Bench section "targets" (issue 9): every figure of the issue next to its baseline, measured in
 // this run on this machine, in one table with the ratio, the target and whether it is met:
 // - transaction lookup and balance reads against a bare express hello-world (≥ 70 %);
+// - the lookup and a control read with the cross-site checks against the same build without them (≥ 0.97×, issue 22);
 // - durable cash-out at 1k, 10k and 100k stored transactions against json-server 0.17 POST on a
 //   db.json holding the same records (≥ 5× at 10k; our 100k rate ≥ half our 1k rate);
 // - cash-in (BR Code + PNG QR) against qrcode.toDataURL of the same strings (≥ 5×, issue 17: a
@@ -131,6 +132,78 @@ async function reads() {
         ratio,
         target: '≥ 0.70×',
         met: ratio >= 0.7,
+      });
+    }
+  } finally {
+    for (const c of children) await c.stop();
+    await cleanup();
+  }
+}
+
+// ---------- what the cross-site checks cost ----------
+
+const CHECKS_PEER = path.join(BENCH_DIR, 'peers', 'sandbox-checks.mjs');
+
+/**
+ * The lookup, and a control read (where the checks do their work), on two sandboxes of the same build
+ * and the same data, one with the Host/Origin/Content-Type checks of src/http/cross-site.ts and one
+ * without (bench/peers/sandbox-checks.mjs): the ratio is what the checks cost.
+ */
+async function crossSite() {
+  const { dir, cleanup } = await tempDir('cross-site');
+  const children = [];
+  try {
+    const data = buildData(READS_STORED, { secretHash: await defaultSecretHash() });
+    const ids = Object.keys(data.transactions)
+      .filter((_, i) => i % 17 === 0)
+      .slice(0, 500);
+    const sandboxes = {};
+    for (const checks of ['on', 'off']) {
+      const folder = path.join(dir, checks);
+      await writeDb(folder, data);
+      const sb = await startNode([...FLAGS, CHECKS_PEER, checks, folder]);
+      children.push(sb);
+      sandboxes[checks] = { url: sb.url, headers: { authorization: `Bearer ${await tokenOf(sb.url)}` } };
+    }
+    const warm = (seconds) => (seconds ? { seconds } : {});
+    const lookup = (checks) => (seconds) =>
+      load({
+        url: sandboxes[checks].url,
+        method: 'GET',
+        path: '/v1/banking/transactions',
+        paths: ids.map((id) => `/v1/banking/transactions/${id}`),
+        headers: sandboxes[checks].headers,
+        ...warm(seconds),
+      });
+    const control = (checks) => (seconds) =>
+      load({
+        url: sandboxes[checks].url,
+        method: 'GET',
+        path: '/_sandbox/transactions',
+        paths: ids.map((id) => `/_sandbox/transactions/${id}`),
+        ...warm(seconds),
+      });
+    const runs = { lookupOn: lookup('on'), lookupOff: lookup('off'), controlOn: control('on'), controlOff: control('off') };
+    for (const run of Object.values(runs)) await run(1); // warm-up: JIT and connections out of the figures
+    const b = await best(ROUNDS, Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, () => run()])));
+    for (const [what, on, off, order] of [
+      ['GET /v1/banking/transactions/{id} with the cross-site checks', b.lookupOn, b.lookupOff, 22],
+      ['GET /_sandbox/transactions/{id} with the cross-site checks', b.controlOn, b.controlOff, 23],
+    ]) {
+      const ratio = on.rps / off.rps;
+      row({
+        order,
+        what,
+        ours: rate(on),
+        p50: on.latency.p50,
+        p99: on.latency.p99,
+        baselineName: 'the same build without them',
+        baseline: rate(off),
+        bp50: off.latency.p50,
+        bp99: off.latency.p99,
+        ratio,
+        target: '≥ 0.97×',
+        met: ratio >= 0.97,
       });
     }
   } finally {
@@ -468,11 +541,12 @@ export const section = {
     const startedAt = new Date();
     const t0 = performance.now();
     console.log(QUICK ? '(BENCH_QUICK: 1k and 10k only, one round, fewer starts)' : '');
-    // BENCH_TARGETS=reads,cash-out,start-up runs only those parts (for a quick look at one figure)
+    // BENCH_TARGETS=reads,cross-site,cash-out,start-up runs only those parts (for a quick look at one figure)
     const only = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
     const want = (name) => only.length === 0 || only.includes(name);
     if (want('start-up')) await startup();
     if (want('reads')) await reads();
+    if (want('cross-site')) await crossSite();
     if (want('cash-out')) await cashOut();
     // cash-in is measured on the 1k sandbox of the cash-out runs; memory on the 100k one: listed in reading order
     rows.sort((a, b) => a.order - b.order);

@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { defaultConfig, envVar, MAX_JOURNAL_SIZE, MAX_SEED, SERVE_OPTIONS, shownDefault, type Config, type ServeFlags } from '../config.js';
 import { boot } from '../server.js';
+import { ConfigError } from '../config-check.js';
 import { StoreFileError } from '../store/data-file.js';
 import { FolderLockedError } from '../store/lock.js';
 import { SandboxError } from '../domain/errors.js';
@@ -19,6 +20,11 @@ export function serveOptions<T>(y: Argv<T>): Argv<T & ServeFlags> {
 export class UsageError extends Error {}
 
 const isPort = (n: number) => Number.isInteger(n) && n >= 0 && n <= 65535;
+const list = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 /** The flags' own syntax, where it is not the Config value as is. */
 const PARSE: { [F in keyof ServeFlags]?: (raw: NonNullable<ServeFlags[F]>) => unknown } = {
@@ -42,6 +48,8 @@ const PARSE: { [F in keyof ServeFlags]?: (raw: NonNullable<ServeFlags[F]>) => un
       throw new UsageError(`--journal-size must be an integer from 0 to ${MAX_JOURNAL_SIZE} (got ${n})`);
     return n;
   },
+  'allowed-hosts': (raw) => list(raw),
+  'webhook-hosts': (raw) => list(raw),
   'webhook-retry': (raw) => {
     const schedule = raw.split(',').map((s) => Number(s.trim()));
     if (schedule.some((n) => !Number.isFinite(n) || n < 0))
@@ -54,7 +62,9 @@ export function configFromArgs(a: ServeFlags): Config {
   const overrides: Record<string, unknown> = {};
   for (const o of SERVE_OPTIONS) {
     const raw = a[o.flag];
-    if (raw === undefined || raw === '') continue;
+    // an empty value is a setting left out, except the admin token's: an empty one is refused
+    // (src/config-check.ts), never taken for an open control API (docs/decisions.md#d69-an-empty-admin-token-refuses-to-start)
+    if (raw === undefined || (raw === '' && o.key !== 'adminToken')) continue;
     const parse = PARSE[o.flag] as ((raw: unknown) => unknown) | undefined;
     overrides[o.key] = parse ? parse(raw) : raw;
   }
@@ -69,7 +79,13 @@ export async function serve(config: Config): Promise<void> {
   try {
     running = await boot(config);
   } catch (e) {
-    if (e instanceof StoreFileError || e instanceof FolderLockedError || e instanceof SandboxError || e instanceof TlsConfigError) {
+    if (
+      e instanceof StoreFileError ||
+      e instanceof FolderLockedError ||
+      e instanceof SandboxError ||
+      e instanceof TlsConfigError ||
+      e instanceof ConfigError
+    ) {
       console.error(`pix-sandbox: ${e.message}`);
       process.exit(2);
     }

@@ -94,13 +94,16 @@ export class PixClient {
     this.cached = null;
   }
 
-  /** An authenticated exchange, whatever its status; retried once with a new token after TOKEN_EXPIRED. */
+  /**
+   * An authenticated exchange, whatever its status; retried once with a new token after TOKEN_EXPIRED,
+   * or INVALID_TOKEN (a reset made the client again: tokens of before it are refused, docs/api.md#bearer-authentication).
+   */
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<RawResponse<T>> {
     const send = async () =>
       this.transport.request<T>(method, path, { ...o, headers: { authorization: `Bearer ${await this.token()}`, ...o.headers } });
     const res = await send();
     const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
-    if (res.status === 401 && code === 'TOKEN_EXPIRED') {
+    if (res.status === 401 && (code === 'TOKEN_EXPIRED' || code === 'INVALID_TOKEN') && o.headers?.authorization === undefined) {
       this.dropToken();
       return send();
     }

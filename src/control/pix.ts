@@ -13,7 +13,7 @@ import { controlTag, e, INVALID_STATE, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
 import { payCharge } from '../services/charges.js';
 import type { Reads } from '../store/store.js';
-import { imageOf, qrTextOf } from './qr-image.js';
+import { DecodePool, imageOf, QR_DECODERS, QR_QUEUE, qrTextOf } from './qr-image.js';
 import { own } from './scope.js';
 
 const LOCATION_ID = /\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/?$/;
@@ -56,18 +56,24 @@ export const controlPixOperations = [
       400: e(
         'VALIDATION_ERROR',
         'neither or both of pixCode and qrImage; a code that is not a dynamic PIX charge code; qrImage not base64, ' +
-          'not a PNG or JPEG, an image that cannot be decoded, or one in which no QR code is found (nothing changed)',
+          'not a PNG or JPEG, over 16 million pixels (read from its header), an image that cannot be decoded, or one in which no QR code is found (nothing changed)',
       ),
       404: e('NOT_FOUND', 'the code (typed or read from the image) leads to no charge of this sandbox (nothing changed)'),
       409: INVALID_STATE,
-      413: e('PAYLOAD_TOO_LARGE', 'qrImage over 5 MiB decoded or over 40 million pixels (nothing changed)'),
+      413: e('PAYLOAD_TOO_LARGE', 'qrImage over 5 MiB decoded (nothing changed)'),
+      503: {
+        ...e('BUSY', `${QR_DECODERS} images are being decoded and ${QR_QUEUE} wait: send it again after Retry-After (nothing changed)`),
+        headers: { 'Retry-After': { description: 'seconds to wait before sending it again', required: true, schema: { type: 'integer' } } },
+      },
     },
     async handle({ ctx, res, readBody, tenant }) {
       const body = readBody();
       // the schema lets exactly one of the two through; the image is read before the store is
       const id =
         body.qrImage !== undefined
-          ? await qrTextOf(imageOf(body.qrImage)).then((code) => chargeIdOfCode(ctx.store, tenant, code, 'qrImage'))
+          ? await qrTextOf((ctx.qrDecoders ??= new DecodePool()), imageOf(body.qrImage)).then((code) =>
+              chargeIdOfCode(ctx.store, tenant, code, 'qrImage'),
+            )
           : chargeIdOfCode(ctx.store, tenant, body.pixCode!);
       const charge = await ctx.store.commit((tx) => payCharge(tx, ctx, id, body.payer));
       res.json(formatTransaction(charge));

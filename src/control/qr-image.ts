@@ -4,17 +4,27 @@
 // Reading a full-page screenshot is 0.1–0.5 s of CPU (docs/control-api.md), far too long for the
 // event loop that answers the API. So only the cheap checks run here (the data URL, the base64,
 // the size, the format and the pixel count from the file's header); the decoding runs in a
-// worker thread, started for the one image and ended with it. The worker is given its code as
+// worker thread, started for the one image and ended with it (its memory goes with it). At most
+// QR_DECODERS images are decoded at once and QR_QUEUE wait their turn; one more is told to come
+// back (503 BUSY, Retry-After), so that a burst of images holds a bounded amount of memory
+// (docs/decisions.md#d73-image-decoding-is-bounded). The worker is given its code as
 // source text (the function below, which therefore closes over nothing) and the paths of the
 // three packages: that works alike from src/ under vitest, from dist/src and from the bundle in
 // dist/bin, where a worker file of its own would sit at a different place each time.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { SandboxError } from '../domain/errors.js';
+import { BUSY_RETRY_AFTER_SECONDS, SandboxError } from '../domain/errors.js';
 import { QR_IMAGE_MAX_BYTES } from '../schemas/control.js';
 
-/** Pixels decoded at most (8,000 × 5,000): a small file can hold a huge image, and its pixels take 4 bytes each. */
-const QR_IMAGE_MAX_PIXELS = 40_000_000;
+/**
+ * Pixels decoded at most (4,000 × 4,000, a 2× screenshot of a page 6,000 px long): a small file can
+ * hold a huge image, and decoding one takes about 20 bytes of memory a pixel (a 16-megapixel one 300 MB).
+ */
+const QR_IMAGE_MAX_PIXELS = 16_000_000;
+/** images decoded at once, each in a worker of its own */
+export const QR_DECODERS = 2;
+/** images waiting for a decoder; the next is answered 503 BUSY */
+export const QR_QUEUE = 8;
 // below the 15 s that the CLI waits for an answer (the typed clients wait 30 s)
 const DECODE_TIMEOUT_MS = 10_000;
 const MIB = 1024 * 1024;
@@ -50,10 +60,9 @@ export function imageOf(value: string): { bytes: Buffer; format: Format; width: 
   const bytes = Buffer.from(base64, 'base64');
   const header = headerOf(bytes);
   if (header.width * header.height > QR_IMAGE_MAX_PIXELS)
-    throw new SandboxError(
-      'PAYLOAD_TOO_LARGE',
-      `qrImage is ${header.width}×${header.height} pixels; images of at most ${QR_IMAGE_MAX_PIXELS / 1e6} million pixels are read`,
-      [{ path: '/qrImage', message: `must have at most ${QR_IMAGE_MAX_PIXELS} pixels` }],
+    throw invalid(
+      `qrImage is ${header.width}×${header.height} pixels; images of at most ${QR_IMAGE_MAX_PIXELS / 1e6} million pixels are read (the limit is checked from the image's header, before decoding)`,
+      `must have at most ${QR_IMAGE_MAX_PIXELS} pixels (${QR_IMAGE_MAX_PIXELS / 1e6} million)`,
     );
   return { bytes, ...header };
 }
@@ -84,9 +93,35 @@ function headerOf(b: Buffer): { format: Format; width: number; height: number } 
 /** What the worker answers: the text of the first QR code found, or why there is none. */
 type Outcome = { text: string } | { error: 'unreadable'; reason: string } | { error: 'no-code' };
 
-/** The text of the QR code in the image; 400 when the image cannot be read or holds no QR code. */
-export async function qrTextOf(image: { bytes: Buffer; format: Format }): Promise<string> {
-  const outcome = await decodeInWorker(image);
+/**
+ * A sandbox's decoders (kept in its context): QR_DECODERS images at once, QR_QUEUE waiting, and a
+ * 503 BUSY for the next. A finished decode hands its place to the first image waiting.
+ */
+export class DecodePool {
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  async decode(image: { bytes: Buffer; format: Format }): Promise<Outcome> {
+    if (this.#running < QR_DECODERS) this.#running++;
+    else if (this.#waiting.length < QR_QUEUE) await new Promise<void>((take) => this.#waiting.push(take));
+    else
+      throw new SandboxError(
+        'BUSY',
+        `${QR_DECODERS} images are being decoded and ${QR_QUEUE} wait; send this one again in ${BUSY_RETRY_AFTER_SECONDS} s (Retry-After)`,
+      );
+    try {
+      return await decodeInWorker(image);
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running--;
+    }
+  }
+}
+
+/** The text of the QR code in the image; 400 when the image cannot be read or holds no QR code, 503 while the decoders are full. */
+export async function qrTextOf(pool: DecodePool, image: { bytes: Buffer; format: Format }): Promise<string> {
+  const outcome = await pool.decode(image);
   if ('text' in outcome) return outcome.text;
   const kind = image.format === 'png' ? 'PNG' : 'JPEG';
   if (outcome.error === 'unreadable')

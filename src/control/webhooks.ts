@@ -19,6 +19,7 @@ import {
   type WebhookEndpointListQuery,
   type WebhookEndpointsQuery,
 } from '../schemas/webhooks.js';
+import { webhookEndpointChecks } from '../schemas/checks.js';
 import type { Delivery } from '../store/model.js';
 import { mergeBySeq, takePage, type Page } from '../store/page.js';
 import type { Reads } from '../store/store.js';
@@ -95,6 +96,7 @@ export const webhookControlOperations = [
     scope: 'tenant',
     summary: 'Register an endpoint',
     body: webhookEndpointInputSchema,
+    check: webhookEndpointChecks,
     responses: { 201: created(R.webhookEndpointSchema), 404: e('NOT_FOUND', 'no such account') },
     async handle({ ctx, res, readBody, tenant }) {
       const body = readBody();

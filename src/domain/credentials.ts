@@ -29,17 +29,41 @@ export async function hashSecret(secret: string, origin: SecretOrigin = 'chosen'
   return `scrypt$${N}$${salt.toString('hex')}$${hash.toString('hex')}`;
 }
 
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
-  const fingerprint = createHash('sha256').update(secret).digest('hex');
-  if (verified.get(stored) === fingerprint) return true;
+/** The cost of a stored hash, or null when it is not one this module wrote. */
+function costOf(stored: string): number | null {
   const [scheme, cost, saltHex, hashHex] = stored.split('$');
   const N = Number(cost);
-  if (scheme !== 'scrypt' || !saltHex || !hashHex || !Number.isInteger(N) || N < 2 || N > 1 << 20) return false;
-  const expected = Buffer.from(hashHex, 'hex');
-  const actual = await scrypt(secret, Buffer.from(saltHex, 'hex'), expected.length, { N, maxmem: MAXMEM });
-  const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
-  if (ok) verified.set(stored, fingerprint);
-  return ok;
+  return scheme === 'scrypt' && saltHex && hashHex && Number.isInteger(N) && N >= 2 && N <= 1 << 20 ? N : null;
+}
+
+async function matches(secret: string, stored: string, N: number): Promise<boolean> {
+  const [, , saltHex, hashHex] = stored.split('$');
+  const expected = Buffer.from(hashHex!, 'hex');
+  const actual = await scrypt(secret, Buffer.from(saltHex!, 'hex'), expected.length, { N, maxmem: MAXMEM });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+const COSTS_IN_USE = [...new Set(Object.values(COST))];
+const DUMMY_SALT = Buffer.alloc(16);
+
+/**
+ * Whether `secret` is the one `stored` hashes; `stored` undefined: an unknown client_id. A refusal
+ * costs the same whether the client exists or not, and whatever cost its hash has
+ * (docs/decisions.md#d74-the-token-endpoint-takes-as-long-for-any-client_id): one scrypt at each cost
+ * in use, one after the other, the client's own hash at its cost and a dummy at the others (all of
+ * them, for an unknown client). A right secret answers after its own hash only, and one already
+ * verified (remembered by its digest) at once: only its holder can send it.
+ */
+export async function verifySecret(secret: string, stored: string | undefined): Promise<boolean> {
+  const fingerprint = createHash('sha256').update(secret).digest('hex');
+  if (stored !== undefined && verified.get(stored) === fingerprint) return true;
+  const own = stored === undefined ? null : costOf(stored);
+  if (own !== null && (await matches(secret, stored!, own))) {
+    verified.set(stored!, fingerprint);
+    return true;
+  }
+  for (const N of COSTS_IN_USE) if (N !== own) await scrypt(secret, DUMMY_SALT, KEY_LENGTH, { N, maxmem: MAXMEM });
+  return false;
 }
 
 // A secret is never drawn from the sandbox's seeded source: a seed must not make secrets guessable.

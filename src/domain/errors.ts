@@ -27,9 +27,13 @@ export const ERROR_STATUS = {
   WALLET_NOT_FOUND: 422,
   WALLET_NOT_ACTIVE: 422,
   INTERNAL_ERROR: 500,
+  BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The Retry-After (seconds) of a 503 BUSY: the sandbox's image decoders are full (docs/control-api.md#paying-a-code). */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
 
 export interface ErrorDetail {
   path: string;

@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import type { AppContext } from '../context.js';
 import { SandboxError } from '../domain/errors.js';
 import type { Actor } from '../services/banking.js';
-import { tokenKeys, VERIFIED_MAX, type TokenClaims } from '../services/tokens.js';
+import { tokenKeys, TOKEN_TTL_SECONDS, VERIFIED_MAX, type TokenClaims } from '../services/tokens.js';
 import type { Account, Merchant } from '../store/model.js';
 
 export interface AuthPrincipal {
@@ -14,6 +14,14 @@ export interface AuthPrincipal {
   /** the merchant's id for a merchant token, else the account's */
   id: string;
 }
+
+/** A token the sandbox could have signed: numeric `iat` and `exp`, at most 300 s apart, and a numeric generation. */
+const wellFormed = (c: Partial<TokenClaims>): c is TokenClaims =>
+  typeof c.iat === 'number' &&
+  typeof c.exp === 'number' &&
+  typeof c.gen === 'number' &&
+  c.exp > c.iat &&
+  c.exp - c.iat <= TOKEN_TTL_SECONDS;
 
 /**
  * The claims of a token signed with this sandbox's key, or null: its signature is checked once, then
@@ -25,7 +33,10 @@ export function verifiedClaims(ctx: AppContext, token: string): TokenClaims | nu
   let claims = keys.verified.get(token);
   if (!claims) {
     try {
-      claims = jwt.verify(token, keys.key, { algorithms: ['HS256'], ignoreExpiration: true }) as TokenClaims;
+      const verified = jwt.verify(token, keys.key, { algorithms: ['HS256'], ignoreExpiration: true }) as Partial<TokenClaims>;
+      // even a token signed with the key (read from the data file) must say when it expires, no later than 300 s after it was issued
+      if (!wellFormed(verified)) return null;
+      claims = verified;
     } catch {
       return null;
     }
@@ -47,9 +58,9 @@ export function claimsPrincipal(
 ): { account: Readonly<Account>; merchant: Readonly<Merchant> | null } | null {
   const account = typeof claims.acc === 'string' ? ctx.store.accounts.get(claims.acc) : undefined;
   if (!account) return null;
-  if (claims.mer === undefined) return { account, merchant: null };
+  if (claims.mer === undefined) return claims.gen === (account.tokenGeneration ?? 0) ? { account, merchant: null } : null;
   const merchant = typeof claims.mer === 'string' ? ctx.store.merchants.get(claims.mer) : undefined;
-  return merchant && merchant.accountId === account.id ? { account, merchant } : null;
+  return merchant && merchant.accountId === account.id && claims.gen === (merchant.tokenGeneration ?? 0) ? { account, merchant } : null;
 }
 
 /** The client credentials of an HTTP Basic header (RFC 6749 §2.3.1), null without one, 'malformed' for one that cannot be read. */
@@ -86,10 +97,24 @@ export function bearerPrincipal(ctx: AppContext, header: string | undefined, now
   }
   const claims = verifiedClaims(ctx, token);
   if (!claims) throw new SandboxError('INVALID_TOKEN', 'the access token is not valid');
-  if (typeof claims.exp === 'number' && nowSecondsOf(String(claims.acc)) >= claims.exp)
-    throw new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one');
+  // who first: a deleted tenant's clock is gone, so its tokens are judged by whether their client exists
   const named = claimsPrincipal(ctx, claims);
-  if (!named) throw new SandboxError('INVALID_TOKEN', 'the access token belongs to a client that no longer exists');
+  if (!named) {
+    const exists =
+      typeof claims.acc === 'string' &&
+      ctx.store.accounts.has(claims.acc) &&
+      (claims.mer === undefined || ctx.store.merchants.has(String(claims.mer)));
+    throw new SandboxError(
+      'INVALID_TOKEN',
+      exists
+        ? 'the access token was issued before its client was made again or its credentials changed'
+        : 'the access token belongs to a client that no longer exists',
+    );
+  }
+  const now = nowSecondsOf(named.account.id);
+  if (claims.iat > now) throw new SandboxError('INVALID_TOKEN', "the access token is not valid (issued after its tenant's now)");
+  if (now >= claims.exp)
+    throw new SandboxError('TOKEN_EXPIRED', 'the access token has expired (tokens last 300 seconds); request a new one');
   const { account, merchant } = named;
   return { kind: merchant ? 'merchant' : 'account', account, merchant, id: merchant ? merchant.id : account.id };
 }

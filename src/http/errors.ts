@@ -1,13 +1,19 @@
 // The single error shape (docs/decisions.md#d8-one-error-shape), and the last handlers of the pipeline.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { SandboxError, type ErrorDetail } from '../domain/errors.js';
+import { BUSY_RETRY_AFTER_SECONDS, SandboxError, type ErrorDetail } from '../domain/errors.js';
 
 export function sendError(res: Response, err: SandboxError): void {
   if (res.headersSent) return;
   if (err.code === 'UNAUTHORIZED' || err.code === 'INVALID_TOKEN' || err.code === 'TOKEN_EXPIRED') {
-    const desc = err.code === 'UNAUTHORIZED' ? '' : `, error="invalid_token", error_description="${err.message.replace(/"/g, "'")}"`;
+    // a header holds printable ASCII only: anything else in a message would make the answer fail
+    const desc =
+      err.code === 'UNAUTHORIZED'
+        ? ''
+        : `, error="invalid_token", error_description="${err.message.replace(/"/g, "'").replace(/[^\x20-\x7e]/g, '?')}"`;
     res.setHeader('WWW-Authenticate', `Bearer realm="pix-sandbox"${desc}`);
   }
+  // the image decoders are full (src/control/qr-image.ts): the one 503 the sandbox answers of itself
+  if (err.code === 'BUSY') res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
   res.status(err.status).json({
     statusCode: err.status,
     message: err.message,

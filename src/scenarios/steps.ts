@@ -106,7 +106,10 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
   }
 }
 
-/** Sends the call as its principal; an automatic token that the tenant's clock expired (an advance) is renewed once. */
+/**
+ * Sends the call as its principal; an automatic token that the tenant's clock expired (an advance), or
+ * that a reset made stale (INVALID_TOKEN: its client was made again), is renewed once.
+ */
 export async function perform(call: HttpCall, st: ScenarioState): Promise<HttpExchange> {
   const transport = call.as === 'admin' ? st.env.client.transport : st.env.api;
   const headers: Record<string, string> = {};
@@ -119,7 +122,7 @@ export async function perform(call: HttpCall, st: ScenarioState): Promise<HttpEx
   };
   const ex = await go(false);
   const code = (ex.response.body as { error?: { code?: string } } | undefined)?.error?.code;
-  if (auto && ex.response.status === 401 && code === 'TOKEN_EXPIRED') return go(true);
+  if (auto && ex.response.status === 401 && (code === 'TOKEN_EXPIRED' || code === 'INVALID_TOKEN')) return go(true);
   return ex;
 }
 

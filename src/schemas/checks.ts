@@ -7,6 +7,7 @@ import { cashInIssues } from '../domain/charges.js';
 import { declaredDocumentIssues } from '../domain/documents.js';
 import type { ErrorDetail } from '../domain/errors.js';
 import { cashOutAmountIssues, transferDetailsIssues } from '../domain/transfers.js';
+import { webhookUrlProblem } from '../domain/webhook-targets.js';
 
 /** Checks a body beyond its schema; returns every problem found. */
 export type BodyCheck = (body: Record<string, unknown>) => ErrorDetail[];
@@ -48,4 +49,11 @@ export const cashOutChecks: BodyCheck = (b) => {
   // the schema itself names a missing or empty key, an unknown key type and a malformed document
   out.push(...found.filter((d) => d.path === '/details/document' || (d.path === '/details/key' && key)));
   return out;
+};
+
+/** POST /_sandbox/webhooks: the one URL rule of every way an endpoint is made (fixtures and --webhook-url too). */
+export const webhookEndpointChecks: BodyCheck = (b) => {
+  const url = text(b.url);
+  const problem = url === undefined ? null : webhookUrlProblem(url);
+  return problem ? [{ path: '/url', message: problem }] : [];
 };

@@ -122,12 +122,15 @@ const autoPay = {
 } as const;
 const MAX_ADJUSTMENT = 1_000_000_000_000;
 
-/** An ISO 8601 UTC instant, as the sandbox writes them (milliseconds optional). */
+/**
+ * An ISO 8601 UTC instant, as the sandbox writes them (milliseconds optional), before 9999-01-01: the
+ * latest a clock may stand (src/domain/time-bounds.ts), so that a clock set to it stays within the bound.
+ */
 export const isoInstant = {
   type: 'string',
   format: 'date-time',
-  pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3})?Z$',
-  'x-message': 'must be an ISO 8601 UTC instant like 2030-01-01T00:00:00.000Z',
+  pattern: '^([0-8]\\d{3}|9[0-8]\\d\\d|99[0-8]\\d|999[0-8])-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3})?Z$',
+  'x-message': 'must be an ISO 8601 UTC instant before 9999-01-01, like 2030-01-01T00:00:00.000Z',
 } as const;
 /** A tenant's clock at creation (docs/control-api.md#clock): where it starts, and whether it stands still. */
 export const accountClockSchema = {

@@ -39,6 +39,8 @@ export const COMMON_HEADERS: Record<string, ResponseHeader> = {
 /** Paths no fault ever answers, so that faults can always be removed and health checks always answer (src/http/faults.ts). */
 const FAULT_EXEMPT = /^\/_sandbox\/(faults(\/\{\w+\})?|health)$/;
 const faultable = (op: Operation) => !FAULT_EXEMPT.test(op.path);
+/** The control API and the dashboard, health aside: what the cross-site checks guard. */
+const CROSS_SITE_CHECKED = /^\/_sandbox\/(?!health$)/;
 const readsBody = (op: Operation) => op.body !== undefined && op.auth !== 'client';
 
 const e = (codes: ErrorCode[], when: string): Answer => ({ codes, description: `${codes.join(', ')}: ${when}` });
@@ -71,6 +73,11 @@ function commonErrors(op: Operation): [number, Answer][] {
     ]);
     if (op.scope === 'tenant')
       out.push([404, e(['NOT_FOUND'], "with a tenant's token: an id or accountId of another tenant, as if it did not exist")]);
+  }
+  if (CROSS_SITE_CHECKED.test(op.path)) {
+    // src/http/cross-site.ts, in front of routing (docs/security.md#cross-site-requests)
+    out.push([403, e(['FORBIDDEN'], 'a Host the sandbox does not serve, or a request another site’s page sent (Origin, Sec-Fetch-Site)')]);
+    out.push([415, e(['UNSUPPORTED_MEDIA_TYPE'], 'a Content-Type other than JSON, even without a body')]);
   }
   if (readsBody(op)) {
     out.push([400, e(['VALIDATION_ERROR', 'INVALID_JSON'], 'every violated rule in details, or a body that is not JSON')]);

@@ -196,14 +196,41 @@ export function validateBody<T>(schema: JsonSchema, body: unknown, check?: BodyC
   return body as T;
 }
 
-/** Validates a query object, coercing strings to the schema's types. */
-export function validateQuery<T>(schema: JsonSchema, query: unknown): T {
-  const copy = { ...(query as object) };
-  const fn = compiled(schema, 'query');
-  if (!fn(copy)) {
-    const details = toDetails(fn.errors, '/query');
-    throw new SandboxError('VALIDATION_ERROR', sentence(details, 'query'), details);
+/** Digits only, no sign, point, exponent or space: what a query integer may be written as (16 digits keep it exact). */
+const QUERY_INTEGER = /^[0-9]{1,16}$/;
+const integerParams = new WeakMap<object, [string, JsonSchema][]>();
+
+/** The query parameters a schema declares as integers (once per schema). */
+function integersOf(schema: JsonSchema): [string, JsonSchema][] {
+  let found = integerParams.get(schema);
+  if (!found) {
+    const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    const isInteger = (p: JsonSchema) => p.type === 'integer' || (Array.isArray(p.type) && p.type.includes('integer'));
+    found = Object.entries(props).filter(([, p]) => isInteger(p));
+    integerParams.set(schema, found);
   }
+  return found;
+}
+
+/**
+ * Validates a query object, coercing strings to the schema's types. An integer parameter is read
+ * strictly first (docs/decisions.md#d72-strict-query-integers): ajv's coercion would take `1e400` or
+ * `Infinity` for a number past every bound, and `+5`, ` 5`, `1.0` or `0x10` for integers.
+ */
+export function validateQuery<T>(schema: JsonSchema, query: unknown): T {
+  const copy = { ...(query as object) } as Record<string, unknown>;
+  const details: ErrorDetail[] = [];
+  for (const [name, param] of integersOf(schema)) {
+    const raw = copy[name];
+    if (typeof raw !== 'string' || QUERY_INTEGER.test(raw)) continue;
+    const custom = param['x-message'];
+    const range = typeof param.maximum === 'number' ? ` from ${Number(param.minimum ?? 0)} to ${param.maximum}` : '';
+    details.push({ path: `/query/${name}`, message: typeof custom === 'string' ? custom : `must be an integer${range}, in digits only` });
+    delete copy[name]; // told once, by this rule
+  }
+  const fn = compiled(schema, 'query');
+  if (!fn(copy)) details.push(...toDetails(fn.errors, '/query').filter((d) => !details.some((x) => x.path === d.path)));
+  if (details.length > 0) throw new SandboxError('VALIDATION_ERROR', sentence(details, 'query'), details);
   return copy as T;
 }
 

@@ -7,6 +7,7 @@ import { accountRef } from '../domain/ledger.js';
 import type { AccountCreateBody, AccountPatchBody } from '../schemas/control.js';
 import type { Account, AccountClock, LedgerEntry, LedgerRef, New } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
+import { nextTokenGeneration } from './token-generation.js';
 
 export function requireAccount(data: Reads, id: string): Readonly<Account> {
   const a = data.accounts.get(id);
@@ -19,6 +20,8 @@ export interface AccountFields {
   name: string;
   clientId: string;
   secretHash: string;
+  /** nextTokenGeneration(tx): a principal made (again) never takes an older generation */
+  tokenGeneration: number;
   splitEnabled?: boolean | undefined;
   autoPayAfterSeconds?: number | null | undefined;
   settleAfterSeconds?: number | undefined;
@@ -33,6 +36,7 @@ export function accountRecord(f: AccountFields, now: string): New<Account> {
     name: f.name,
     clientId: f.clientId,
     secretHash: f.secretHash,
+    tokenGeneration: f.tokenGeneration,
     splitEnabled: f.splitEnabled ?? false,
     autoPayAfterSeconds: f.autoPayAfterSeconds ?? null,
     settleAfterSeconds: f.settleAfterSeconds ?? 2,
@@ -63,7 +67,10 @@ export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, 
   // the account starts on its own clock: its creation and opening balance carry that clock's time
   const now = new Date(tenantNowMs(clock, sandboxMs)).toISOString();
   const { clock: _asked, ...fields } = body;
-  const account = tx.put('accounts', accountRecord({ ...fields, id, clientId, secretHash, clock }, now));
+  const account = tx.put(
+    'accounts',
+    accountRecord({ ...fields, id, clientId, secretHash, tokenGeneration: nextTokenGeneration(tx), clock }, now),
+  );
   if (body.balance) tx.put('ledger', openingEntry(accountRef(id), body.balance, ctx.newId(), now));
   return account;
 }

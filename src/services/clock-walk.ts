@@ -10,6 +10,7 @@
 import type { AppContext } from '../context.js';
 import { realClock } from '../clock/clock.js';
 import { SandboxError } from '../domain/errors.js';
+import { pastLatestClock } from '../domain/time-bounds.js';
 import { MAX_ADVANCE_SECONDS, type ClockAdvanceBody } from '../schemas/control-sandbox.js';
 import { clockTargets, clockView, movedClock, type ClockView } from './clock.js';
 import { applyDueNow, pruneIdempotency } from './due-work.js';
@@ -49,6 +50,10 @@ async function walk(ctx: AppContext, body: ClockAdvanceBody): Promise<ClockView>
   const movers = clockTargets(ctx.store, accountId);
   const spanMs = spanOf(body, accountId === undefined ? ctx.clock.nowMs() : ctx.nowMsOf(accountId));
   const start = new Map(movers.map((id) => [id, ctx.nowMsOf(id)]));
+  // no clock may be taken to the bound (src/domain/time-bounds.ts): checked before anything moves
+  const latest = Math.max(accountId === undefined ? ctx.clock.nowMs() : -Infinity, ...start.values());
+  const tooFar = pastLatestClock(body.to === undefined ? '/seconds' : '/to', latest + spanMs);
+  if (tooFar) throw tooFar;
   const generation = ctx.store.generation; // a reset meanwhile ends the walk: its tenants are gone
   const hold = (offset: number) => {
     for (const [id, ms] of start) ctx.walking.set(id, ms + offset);

@@ -12,6 +12,7 @@ import type { Merchant, MerchantStatus, New, Wallet } from '../store/model.js';
 import { documentKey } from '../store/schema.js';
 import type { Reads, Tx } from '../store/store.js';
 import { clientIdTaken } from './accounts.js';
+import { nextTokenGeneration } from './token-generation.js';
 
 function assertDocumentFree(data: Reads, accountId: string, document: string): void {
   if (data.merchants.findOne('byDocument', documentKey(accountId, document)))
@@ -27,6 +28,8 @@ export interface MerchantFields extends MerchantCreateBody {
   status: Merchant['status'];
   clientId: string;
   secretHash: string;
+  /** nextTokenGeneration(tx): a principal made (again) never takes an older generation */
+  tokenGeneration: number;
 }
 
 /** A merchant and its main wallet (the API and fixtures share it). */
@@ -42,6 +45,7 @@ export function merchantRecords(f: MerchantFields, now: string): { merchant: New
     status: f.status,
     clientId: f.clientId,
     secretHash: f.secretHash,
+    tokenGeneration: f.tokenGeneration,
     walletId: f.walletId,
     createdAt: now,
     updatedAt: now,
@@ -69,7 +73,16 @@ export async function createMerchant(
   const created = await ctx.store.commit((tx) => {
     assertDocumentFree(tx, accountId, body.document);
     if (clientIdTaken(tx, clientId)) throw new Error('generated client_id collides');
-    const fields = { id: ctx.newId(), walletId: ctx.newId(), accountId, ...body, status: 'ACTIVE' as const, clientId, secretHash };
+    const fields = {
+      id: ctx.newId(),
+      walletId: ctx.newId(),
+      accountId,
+      ...body,
+      status: 'ACTIVE' as const,
+      clientId,
+      secretHash,
+      tokenGeneration: nextTokenGeneration(tx),
+    };
     const { merchant, wallet } = merchantRecords(fields, ctx.clockOf(accountId).nowIso());
     return { merchant: tx.put('merchants', merchant), wallet: tx.put('wallets', wallet) };
   });

@@ -1,6 +1,7 @@
 // Reset (docs/decisions.md#d46-reset): back to a fixture set. The data file is moved aside first (never
 // overwritten), every record and the clock offset go, the fixtures are loaded again. The token
-// signing secret stays, so tokens of principals that still exist stay valid. The fixture set is
+// signing secret and the token generation counter stay, so the principals made again take new
+// generations: every token issued before the reset is refused (docs/decisions.md#d46-reset). The fixture set is
 // read, validated and its secrets hashed before anything is touched: a bad set changes nothing.
 import { readdir } from 'node:fs/promises';
 import type { AppContext } from '../context.js';
@@ -62,7 +63,10 @@ async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsid
   const stamp = new Date(realClock.nowMs()).toISOString().replace(/[-:.]/g, '');
   const movedAsideTo = await store.moveAside(`reset-${stamp}`);
   // the clock offset goes with the old data, so "now" is real time again
-  await store.replace(emptyData(store.meta.signingSecret, new Date(realClock.nowMs()).toISOString()));
+  const fresh = emptyData(store.meta.signingSecret, new Date(realClock.nowMs()).toISOString());
+  // kept like the secret: the principals the fixtures make again take new generations, so no older token passes
+  if (store.meta.tokenGeneration !== undefined) fresh.meta.tokenGeneration = store.meta.tokenGeneration;
+  await store.replace(fresh);
   await store.commit((tx) => {
     seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
     ensureConfigEndpoint(tx, ctx);

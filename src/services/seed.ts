@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { newAccountClock, tenantNowMs } from '../clock/clock.js';
 import { hashSecret } from '../domain/credentials.js';
 import { SandboxError } from '../domain/errors.js';
+import { webhookUrlProblem } from '../domain/webhook-targets.js';
 import { fixturesSchema, type Fixtures } from '../schemas/fixtures.js';
 import { ruleInputSchema } from '../schemas/control.js';
 import { validateBody } from '../schemas/validator.js';
@@ -15,6 +16,7 @@ import { accountRecord, openingEntry } from './accounts.js';
 import { merchantRecords } from './merchants.js';
 import { pixKeyEntry } from './pix-keys.js';
 import { buildRule } from './rules.js';
+import { nextTokenGeneration } from './token-generation.js';
 
 export async function readFixtures(file: string): Promise<Fixtures> {
   let text: string;
@@ -40,6 +42,11 @@ export function checkFixtures(value: unknown): Fixtures {
     checkEach(of.rules, 'rule', `${at}/rules`, (r) => validateBody(ruleInputSchema, r));
     checkEach(of.pixKeys, 'PIX key', `${at}/pixKeys`, (k) => pixKeyEntry(k, null, ''));
   }
+  // the URL rule of every way an endpoint is made (docs/decisions.md#d66-every-webhook-attempt-is-recorded)
+  checkEach(fixtures.webhooks, 'webhook', '/webhooks', (w) => {
+    const problem = webhookUrlProblem(w.url);
+    if (problem) throw new SandboxError('VALIDATION_ERROR', `url ${problem}`, [{ path: '/url', message: problem }]);
+  });
   return fixtures;
 }
 
@@ -87,12 +94,23 @@ export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: stri
     const clock = newAccountClock(asked, sandboxMs);
     // an account with its own clock starts on it: its records carry that clock's time
     const now = new Date(tenantNowMs(clock, sandboxMs)).toISOString();
-    tx.put('accounts', accountRecord({ ...a, clientId: a.client_id, secretHash: hashes.get(a.client_secret)!, clock }, now));
+    const tokenGeneration = nextTokenGeneration(tx);
+    tx.put(
+      'accounts',
+      accountRecord({ ...a, clientId: a.client_id, secretHash: hashes.get(a.client_secret)!, tokenGeneration, clock }, now),
+    );
     if (a.balance) tx.put('ledger', openingEntry(accountRef(a.id), a.balance, newId(), now));
     for (const m of a.merchants ?? []) {
       const { client_id, client_secret, balance, ...fields } = m;
       const { merchant, wallet } = merchantRecords(
-        { ...fields, accountId: a.id, status: m.status ?? 'ACTIVE', clientId: client_id, secretHash: hashes.get(client_secret)! },
+        {
+          ...fields,
+          accountId: a.id,
+          status: m.status ?? 'ACTIVE',
+          clientId: client_id,
+          secretHash: hashes.get(client_secret)!,
+          tokenGeneration: nextTokenGeneration(tx),
+        },
         now,
       );
       tx.put('merchants', merchant);

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { verifySecret } from '../domain/credentials.js';
 import type { OAuthErrorCode } from '../store/model.js';
 
-const TOKEN_TTL_SECONDS = 300;
+export const TOKEN_TTL_SECONDS = 300;
 
 export interface TokenClaims {
   sub: string;
@@ -16,6 +16,8 @@ export interface TokenClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** the principal's token generation when it was issued (docs/api.md#bearer-authentication) */
+  gen: number;
 }
 
 /**
@@ -38,7 +40,10 @@ export function tokenKeys(ctx: AppContext): TokenKeys {
   return ctx.tokenKeys;
 }
 
-function signToken(ctx: AppContext, principal: { clientId: string; accountId: string; merchantId: string | null }): string {
+function signToken(
+  ctx: AppContext,
+  principal: { clientId: string; accountId: string; merchantId: string | null; generation: number },
+): string {
   const iat = ctx.clockOf(principal.accountId).nowSeconds();
   const claims: Record<string, unknown> = {
     sub: principal.clientId,
@@ -46,6 +51,7 @@ function signToken(ctx: AppContext, principal: { clientId: string; accountId: st
     jti: ctx.newId(),
     iat,
     exp: iat + TOKEN_TTL_SECONDS,
+    gen: principal.generation,
   };
   if (principal.merchantId) claims.mer = principal.merchantId;
   return jwt.sign(claims, tokenKeys(ctx).key, { algorithm: 'HS256' });
@@ -97,7 +103,8 @@ export async function issueToken(ctx: AppContext, r: TokenRequest): Promise<Toke
 
   const account = ctx.store.accounts.findOne('byClientId', id);
   const principal = account ?? ctx.store.merchants.findOne('byClientId', id);
-  if (!principal || !(await verifySecret(secret, principal.secretHash))) return refuse(401, 'invalid_client', AUTH_FAILED, basic);
+  // an unknown client_id costs the same hashing as a wrong secret (docs/decisions.md#d74-the-token-endpoint-takes-as-long-for-any-client_id)
+  if (!(await verifySecret(secret, principal?.secretHash)) || !principal) return refuse(401, 'invalid_client', AUTH_FAILED, basic);
   // read again after the wait: the merchant may have changed (or gone) meanwhile
   const merchant = account ? undefined : ctx.store.merchants.get(principal.id);
   if (!account && !merchant) return refuse(401, 'invalid_client', AUTH_FAILED, basic);
@@ -108,6 +115,7 @@ export async function issueToken(ctx: AppContext, r: TokenRequest): Promise<Toke
     clientId: id,
     accountId: merchant ? merchant.accountId : principal.id,
     merchantId: merchant ? merchant.id : null,
+    generation: principal.tokenGeneration ?? 0, // as verified: a principal made again meanwhile refuses this token
   });
   return { ok: true, accessToken, expiresIn: TOKEN_TTL_SECONDS };
 }

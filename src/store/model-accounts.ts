@@ -10,6 +10,11 @@ export interface Account extends Stored {
   clientId: string;
   /** scrypt, "scrypt$<salt hex>$<hash hex>" */
   secretHash: string;
+  /**
+   * Its access tokens carry it and pass only while it is unchanged: given from meta.tokenGeneration when
+   * the principal is made and when its credentials change (absent in an older file: 0)
+   */
+  tokenGeneration?: number;
   splitEnabled: boolean;
   /** charges of this account are paid automatically this many seconds after creation; null = never */
   autoPayAfterSeconds: number | null;
@@ -40,6 +45,11 @@ export interface Merchant extends Stored {
   status: MerchantStatus;
   clientId: string;
   secretHash: string;
+  /**
+   * Its access tokens carry it and pass only while it is unchanged: given from meta.tokenGeneration when
+   * the principal is made and when its credentials change (absent in an older file: 0)
+   */
+  tokenGeneration?: number;
   /** the merchant's main wallet */
   walletId: string;
   createdAt: string;

@@ -33,5 +33,12 @@ export interface Meta {
   clockOffsetMs: number;
   /** the last creation sequence number given to a record (Stored.seq) */
   seq: number;
+  /**
+   * The last token generation given to a principal (an account or a merchant, at creation and at each
+   * change of its credentials); kept across resets like the signing secret, so that no principal made
+   * again is ever given a generation an older token carries (docs/api.md#bearer-authentication).
+   * Absent in a file written before generations: 0.
+   */
+  tokenGeneration?: number;
   createdAt: string;
 }

@@ -27,7 +27,7 @@ export interface Tx extends Reads {
   put<C extends CollectionName>(c: C, record: New<EntityOf<C>>): Readonly<EntityOf<C>>;
   /** Removes the record; returns it (undefined when there was none). */
   remove<C extends CollectionName>(c: C, id: string): Readonly<EntityOf<C>> | undefined;
-  setMeta<K extends 'clockOffsetMs'>(key: K, value: Meta[K]): void;
+  setMeta<K extends 'clockOffsetMs' | 'tokenGeneration'>(key: K, value: Meta[K]): void;
 }
 
 export interface StoreOptions {

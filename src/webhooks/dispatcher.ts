@@ -15,7 +15,7 @@ import { releaseHeldDeliveries } from '../services/webhook-faults.js';
 import { markedAttempt, signAttempt } from '../domain/webhook-faults.js';
 import { afterAttempt, dueHeads, eventBody } from '../domain/deliveries.js';
 import { prune } from './prune.js';
-import { send, webhookHeaders } from './send.js';
+import { send, targetPolicyOf, webhookHeaders } from './send.js';
 
 /** attempts in flight at once (a hung receiver holds a slot for up to 5 s) */
 const MAX_IN_FLIGHT = 32;
@@ -28,6 +28,8 @@ const PRUNE_EVERY_MS = 10_000;
 class Dispatcher implements Worker {
   readonly #ctx: AppContext;
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** deliveries whose attempt the store could not record: not tried again in this run */
+  readonly #unrecorded = new Set<string>();
   readonly #abort = new AbortController();
   #stopped = false;
   #pumpQueued = false;
@@ -112,6 +114,7 @@ class Dispatcher implements Worker {
         new Date(nowMs).toISOString(),
       );
       for (const d of heads) {
+        if (this.#unrecorded.has(d.id)) continue;
         const running = this.#inFlight.get(d.id) ?? (this.#inFlight.size < MAX_IN_FLIGHT ? this.#attempt(d) : undefined);
         if (running) waits.push(running);
       }
@@ -152,7 +155,12 @@ class Dispatcher implements Worker {
 
   #attempt(d: Readonly<Delivery>): Promise<void> {
     const p = this.#deliver(d)
-      .catch((e: unknown) => console.error(`[pix-sandbox] webhook delivery ${d.id} could not be recorded:`, e))
+      .catch((e: unknown) => {
+        // a failed send is an answer, recorded as a failed attempt (./send.ts); this is the store
+        // refusing the record: left alone until the next start rather than tried again at once, forever
+        this.#unrecorded.add(d.id);
+        console.error(`[pix-sandbox] webhook delivery ${d.id} could not be recorded; it waits for the next start:`, e);
+      })
       .finally(() => {
         this.#inFlight.delete(d.id);
         // its successor of the same transaction, or what waited for a free slot (a walk pumps its own tenants)
@@ -177,7 +185,7 @@ class Dispatcher implements Worker {
       const t = Math.floor(realClock.nowMs() / 1000);
       // a webhook fault may spoil the first attempt's signature
       const headers = webhookHeaders(this.#ctx.version, event.id, signAttempt(d, body, endpoint.secret, t));
-      const r = await send(endpoint.url, body, headers, this.#abort.signal);
+      const r = await send(endpoint.url, body, headers, this.#abort.signal, { policy: targetPolicyOf(this.#ctx.config) });
       if (r.aborted) return;
       result = r;
     }

@@ -11,7 +11,7 @@ import type { New, WebhookSend } from '../store/model.js';
 import { take } from '../store/page.js';
 import type { Reads } from '../store/store.js';
 import { badSignatureHeader, STALE_SIGNATURE_SECONDS } from '../domain/webhook-faults.js';
-import { send, webhookHeaders } from './send.js';
+import { send, targetPolicyOf, webhookHeaders } from './send.js';
 import { signatureHeader } from '../domain/webhook-signature.js';
 
 /** sends kept in the log (oldest removed first) */
@@ -36,7 +36,7 @@ export async function sendWebhookBody(ctx: AppContext, input: WebhookSendInput):
       : signatureHeader(body, endpoint.secret, input.signature === 'stale' ? t - STALE_SIGNATURE_SECONDS : t);
   const headers = webhookHeaders(ctx.version, eventId, signature);
   const at = ctx.clockOf(endpoint.accountId).nowIso();
-  const r = await send(endpoint.url, body, headers, new AbortController().signal);
+  const r = await send(endpoint.url, body, headers, new AbortController().signal, { policy: targetPolicyOf(ctx.config) });
   const attempt = { at, statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
   const record: New<WebhookSend> = {
     id: ctx.newId(),

@@ -186,7 +186,7 @@ describe('paying the QR code in an image', { timeout: 60_000 }, () => {
     expect([r.status, r.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 
-  it('refuses an image over 5 MiB with 413, whether the body fits its 7 MiB limit or not, changing nothing', async () => {
+  it('refuses an image over 5 MiB with 413, whether the body fits its 7 MiB limit or not, and one over 16 million pixels with 400, changing nothing', async () => {
     const over = noisePng(5.05 * MIB);
     expect(over.length).toBeGreaterThan(5 * MIB);
     expect(pngDataUrl(over).length).toBeLessThan(7 * MIB);
@@ -198,10 +198,11 @@ describe('paying the QR code in an image', { timeout: 60_000 }, () => {
     expect([r2.status, r2.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     expect(r2.message).toBe('the request body is larger than 7 MiB');
 
-    // a small file that would unpack to 50 million pixels is refused from its header
+    // a small file that would unpack to 50 million pixels is refused from its header: 400 naming the limit
     const r3 = await refused(pngDataUrl(pngClaiming(10_000, 5_000)));
-    expect([r3.status, r3.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
-    expect(r3.message).toMatch(/10000×5000 pixels/);
+    expect([r3.status, r3.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(r3.message).toMatch(/10000×5000 pixels; images of at most 16 million pixels are read/);
+    expect(r3.error.details).toEqual([{ path: '/qrImage', message: 'must have at most 16000000 pixels (16 million)' }]);
   });
 
   it('refuses what is not a PNG or JPEG in base64, and a body with both or neither field, naming the problem', async () => {

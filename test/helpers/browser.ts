@@ -16,7 +16,8 @@ const LAUNCH_ARGS = [
 /** The dashboard fits a 1366×768 laptop screen (docs/dashboard.md). */
 export const VIEWPORT = { width: 1366, height: 768 };
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more switches (the cross-site tests map a made-up name to 127.0.0.1 with --host-resolver-rules). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...LAUNCH_ARGS, ...extraArgs] });
 }

@@ -24,6 +24,8 @@ export interface Ids {
   accountToken: string;
   merchantToken: string;
   signingSecret: string;
+  /** the sandbox's own origin (http://127.0.0.1:<port>) */
+  origin: string;
 }
 
 export interface HostileRequest {
@@ -353,6 +355,24 @@ function badAuthorization(ids: Ids, rand: () => number): string {
     () =>
       `Bearer ${jwt.sign({ sub: 1, acc: { id: ids.accountId }, mer: [1], jti: null }, ids.signingSecret, { algorithm: 'HS256', expiresIn: 300 })}`,
     () => `Bearer ${jwt.sign('just a string payload', ids.signingSecret, { algorithm: 'HS256' })}`,
+    // signed with the real key (read from a data file) but living too long, or not at all, or issued
+    // in the future, or without a generation or of another (docs/decisions.md#d70-tokens-live-300-seconds-and-die-with-their-credentials)
+    () => {
+      const claims = pick(rand, [
+        { iat: now, gen: 1 },
+        { iat: now, exp: now + 86_400 * 365, gen: 1 },
+        { iat: now, exp: now + 301, gen: 1 },
+        { iat: now + 86_400, exp: now + 86_400 + 300, gen: 1 },
+        { iat: now, exp: now + 300 },
+        { iat: now, exp: now + 300, gen: 1_000_000 },
+        { iat: now, exp: now + 300, gen: '1' },
+      ]);
+      const signed = jwt.sign({ sub: 'sandbox-client', acc: ids.accountId, jti: 'x', ...claims }, ids.signingSecret, {
+        algorithm: 'HS256',
+        noTimestamp: true,
+      });
+      return `Bearer ${signed}`;
+    },
   ];
   return pick(rand, options)();
 }
@@ -411,6 +431,39 @@ function toRaw(req: HostileRequest): Buffer {
 }
 
 // ---------- the generator ----------
+
+/** The integer query parameters of the lists (every one read by one strict parser). */
+const INTEGER_QUERIES: Record<string, string[]> = {
+  '/v1/merchants': ['limit', 'page'],
+  '/_sandbox/accounts': ['limit', 'after'],
+  '/_sandbox/merchants': ['limit', 'after'],
+  '/_sandbox/transactions': ['limit', 'after'],
+  '/_sandbox/pix-keys': ['limit', 'after'],
+  '/_sandbox/webhooks': ['limit', 'after'],
+  '/_sandbox/webhooks/deliveries': ['limit', 'after'],
+  '/_sandbox/webhooks/sends': ['limit'],
+  '/_sandbox/requests': ['limit'],
+};
+
+/** A PNG whose header claims 6000 × 6000 pixels (its one chunk of data is not even that image's). */
+const PIXEL_BOMB = ((): Buffer => {
+  const chunk = (type: string, data: Buffer) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    data.copy(out, 8);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(6000, 0);
+  ihdr.writeUInt32BE(6000, 4);
+  ihdr[8] = 8;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+})();
 
 export interface Generator {
   /** a request certain to be refused without changing anything */
@@ -717,6 +770,106 @@ export function hostileGenerator(
     return base(kind, s, true, { raw });
   };
 
+  const control = specs.filter((x) => x.path.startsWith('/_sandbox/') && x.path !== '/_sandbox/health');
+  /** control lists and the public one whose integer query parameters are read strictly (docs/decisions.md#d72-strict-query-integers) */
+  const integerQueries = specs
+    .filter((x) => x.method === 'GET')
+    .flatMap((x) => (INTEGER_QUERIES[x.path] ?? []).map((name) => ({ spec: x, name })));
+
+  /** The shapes of the hardening audit (issue 22): every one refused, nothing changed. */
+  const rejectedViaHardening = (): HostileRequest => {
+    const r = rand();
+    if (r < 0.15) {
+      // a page of another site: its Origin, or the Sec-Fetch-Site a browser adds
+      const s = pick(rand, control);
+      const req = base('cross-site', s, true);
+      if (rand() < 0.5)
+        req.headers.origin = pick(rand, ['https://evil.example', 'null', 'http://127.0.0.1:1', 'http://localhost', 'file://']);
+      else req.headers['sec-fetch-site'] = pick(rand, ['cross-site', 'same-site']);
+      if (s.body) {
+        req.headers['content-type'] = 'application/json';
+        req.body = JSON.stringify(json(s));
+      }
+      return req;
+    }
+    if (r < 0.3) {
+      // a DNS-rebinding page: the control API asked for under the attacker's own name
+      const s = pick(rand, control);
+      const host = pick(rand, ['evil.example', 'rebind.attacker.example:8080', '127.0.0.1.nip.io', 'localhost.evil.example', 'a.b']);
+      const req = base('foreign-host', s, true);
+      const headers: [string, string][] = [['Host', host], ...Object.entries(req.headers), ['Connection', 'close']];
+      const body = s.body ? JSON.stringify(json(s)) : undefined;
+      if (body) headers.push(['Content-Type', 'application/json'], ['Content-Length', String(Buffer.byteLength(body))]);
+      else headers.push(['Content-Length', '0']);
+      return { ...req, raw: rawRequest(s.method, req.path, headers, body) };
+    }
+    if (r < 0.45) {
+      // what a page may send anywhere without asking: a form's or text's type, even with no body
+      const s = pick(
+        rand,
+        control.filter((x) => x.method !== 'GET'),
+      );
+      const type = pick(rand, [
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        'text/plain; charset=utf-8',
+      ]);
+      const body = pick(rand, ['', 'a=1', '{"name":"x"}']);
+      return base('control-form-type', s, true, { headers: { ...base('', s, true).headers, 'content-type': type }, body });
+    }
+    if (r < 0.6 && integerQueries.length > 0) {
+      // query integers past every bound, or not written in digits
+      const { spec, name } = pick(rand, integerQueries);
+      const value = pick(rand, [
+        '1e400',
+        'Infinity',
+        '-Infinity',
+        'NaN',
+        '1.0',
+        '%2B5',
+        '%205',
+        '5%20',
+        '0x10',
+        '1e2',
+        '0b1',
+        '99999999999999999',
+      ]);
+      return base('query-integer', spec, true, { path: `${realPath(spec)}?${name}=${value}` });
+    }
+    const s = (path: string) => specs.find((x) => x.method === 'POST' && x.path === path);
+    const far = pick(rand, ['9999-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z', '10000-01-01T00:00:00Z', '+010000-01-01T00:00:00Z']);
+    const shapes: [RouteSpec | undefined, () => Record<string, unknown>][] = [
+      [s('/_sandbox/accounts'), () => ({ name: 'Far', clock: { at: far, frozen: rand() < 0.5 } })],
+      [s('/_sandbox/clock/advance'), () => ({ to: far, ...(rand() < 0.5 ? { accountId: ids.otherAccountId } : {}) })],
+      [
+        s('/_sandbox/webhooks'),
+        () => ({
+          url: pick(rand, ['ftp://127.0.0.1/h', 'javascript:alert(1)', 'http://127.0.0.1:0/h', 'http://127.0.0.1:65536/h', 'data:,x']),
+        }),
+      ],
+      [
+        s('/_sandbox/reset'),
+        () => ({
+          fixtures: {
+            accounts: [{ id: ids.accountId, name: 'A', client_id: 'a', client_secret: 'b', clock: { at: far } }],
+            webhooks: [{ url: 'file:///etc/passwd' }],
+          },
+        }),
+      ],
+      // an image whose header claims 36 million pixels: refused before decoding
+      [s('/_sandbox/pix/pay'), () => ({ qrImage: `data:image/png;base64,${PIXEL_BOMB.toString('base64')}` })],
+    ];
+    const [spec, body] = pick(
+      rand,
+      shapes.filter(([x]) => x !== undefined),
+    );
+    return base('hardening-body', spec!, true, {
+      headers: { ...base('', spec!, true).headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body()),
+    });
+  };
+
   const oddMethod = (reject: boolean): HostileRequest => {
     const s = pick(rand, specs);
     const known = new Set(routes.filter((r) => r.path === s.path).map((r) => r.method));
@@ -749,10 +902,11 @@ export function hostileGenerator(
 
   const rejected = (): HostileRequest => {
     const r = rand();
-    if (r < 0.35) return garbageBody(pick(rand, withBody));
-    if (r < 0.55) return rejectedViaAuth();
-    if (r < 0.75) return rejectedViaParam();
-    if (r < 0.88) return rejectedViaRaw();
+    if (r < 0.3) return garbageBody(pick(rand, withBody));
+    if (r < 0.47) return rejectedViaAuth();
+    if (r < 0.64) return rejectedViaParam();
+    if (r < 0.76) return rejectedViaRaw();
+    if (r < 0.88) return rejectedViaHardening();
     return oddMethod(true);
   };
 
@@ -823,8 +977,12 @@ export function hostileGenerator(
     if (r < 0.3) req.headers['x-request-id'] = pick(rand, ['', 'x'.repeat(5000), '../../etc', 'é', 'a b c', '${jndi}']);
     else if (r < 0.6)
       req.headers['x-idempotency-key'] = pick(rand, ['', 'not-a-uuid', uuidLike().toUpperCase(), `${uuidLike()} `, 'x'.repeat(3000)]);
-    else if (r < 0.8) req.headers['x-huge'] = 'v'.repeat(int(rand, 1000, 12_000));
-    else req.headers.accept = pick(rand, ['text/html', 'application/xml', '*/*;q=0', 'image/png']);
+    else if (r < 0.7) req.headers['x-huge'] = 'v'.repeat(int(rand, 1000, 12_000));
+    else if (r < 0.8) {
+      // what the dashboard's own page sends: accepted
+      req.headers['sec-fetch-site'] = pick(rand, ['same-origin', 'none']);
+      if (rand() < 0.5) req.headers.origin = ids.origin;
+    } else req.headers.accept = pick(rand, ['text/html', 'application/xml', '*/*;q=0', 'image/png']);
     if (s.body) {
       req.headers['content-type'] = 'application/json';
       req.body = JSON.stringify(json(s));
@@ -852,6 +1010,10 @@ export function hostileGenerator(
       `?q=${'x'.repeat(6000)}`,
       '?type=CASH_IN&type=CASH_OUT',
       '?limit=0x10',
+      '?limit=1e400',
+      '?limit=Infinity',
+      '?after=1.0',
+      '?limit=%2B5',
       '?%zz=1',
       '?externalId=%E0%A4%A',
     ]);

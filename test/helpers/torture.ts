@@ -11,7 +11,7 @@ import type { StoreData } from '../../src/store/data.js';
 import type { Data, LedgerEntry } from '../../src/store/model.js';
 import { WalAdapter } from '../../src/store/wal-adapter.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'dist/bin/pix-sandbox.js'); // the command as shipped (bundled by npm run build)
 
 /** A size knob: the environment variable's integer value, else the bounded CI default. */

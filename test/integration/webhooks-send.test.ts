@@ -19,7 +19,7 @@ describe('one attempt', () => {
   it('is cut at the deadline when the receiver does not answer (5 s by default)', async () => {
     expect(ATTEMPT_TIMEOUT_MS).toBe(5000);
     rx.behave(() => ({ delayMs: 2000 }));
-    const r = await send(rx.url, '{}', { 'content-type': 'application/json' }, new AbortController().signal, 150);
+    const r = await send(rx.url, '{}', { 'content-type': 'application/json' }, new AbortController().signal, { timeoutMs: 150 });
     expect(r).toMatchObject({ statusCode: null, aborted: false });
     expect(r.error).toMatch(/timeout/);
     expect(r.durationMs).toBeGreaterThanOrEqual(140);

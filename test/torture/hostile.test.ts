@@ -180,6 +180,7 @@ beforeAll(async () => {
     accountToken: tok,
     merchantToken,
     signingSecret: sb.running.ctx.store.meta.signingSecret,
+    origin: new URL(sb.url).origin,
   };
 });
 
