@@ -191,6 +191,10 @@ export class ChangeFeed {
         if (op.meta === 'clockOffsetMs' && this.#watches('clock')) this.#pending().add('clock', ANY);
         continue;
       }
+      if ('restore' in op) {
+        this.#restored(op.restore.scope);
+        continue;
+      }
       const topic = TOPIC_OF[op.c];
       if (topic === 'accounts' && this.#watches('clock')) this.#pending().add('clock', ANY); // a tenant's clock is on its account
       if (!topic || !this.#watches(topic)) continue;
@@ -210,6 +214,17 @@ export class ChangeFeed {
       if (topic === 'transactions') batch.addTransaction(op.id);
       else if (topic === 'deliveries' || topic === 'balances') batch.addTransaction(record.transactionId ?? null);
     }
+  }
+
+  /** A restore (docs/control-api.md#snapshots) changed every list of its tenant, and its clock; the whole sandbox's, everything. */
+  #restored(tenant: string | null): void {
+    const batch = this.#pending();
+    if (tenant === null) {
+      batch.reset = true;
+      return;
+    }
+    for (const topic of new Set([...Object.values(TOPIC_OF), 'clock' as const])) if (this.#watches(topic)) batch.add(topic, tenant);
+    batch.tooManyIds = true; // any of its transactions
   }
 
   /** The account whose money a ledger side moves (a wallet's is its merchant's account); null for the world. */

@@ -14,6 +14,7 @@ import type {
   IdempotencyRecord,
   LedgerEntry,
   Merchant,
+  SavedSnapshot,
   Transaction,
   Wallet,
   WebhookEndpoint,
@@ -22,7 +23,9 @@ import type {
   WebhookSend,
 } from './model.js';
 
-const key = <T>(fn: (r: T) => string | null | undefined): KeyIndexSpec<T> => ({ key: fn });
+/** A key index; `fields`, the record's top-level fields `fn` reads, lets a packed collection check a key by decoding only them. */
+const key = <T>(fn: (r: T) => string | null | undefined, fields?: readonly (keyof T & string)[]): KeyIndexSpec<T> =>
+  fields ? { key: fn, fields: new Set(fields) } : { key: fn };
 const grouped = <T>(group: (r: T) => string | null | undefined, fn: (r: T) => number | null): GroupOrderIndexSpec<T> => ({
   group,
   order: fn,
@@ -35,6 +38,8 @@ export const documentKey = (accountId: string, document: string): string => `${a
 export const heldKey = (endpointId: string, transactionId: string): string => `${endpointId}:${transactionId}`;
 /** The key of an account's transactions in one status. */
 export const accountStatusKey = (accountId: string, status: string): string => `${accountId}:${status}`;
+/** The account or wallet an entry of no transaction moves money into or out of (its other side is the world). */
+export const holderOf = (e: Pick<LedgerEntry, 'from' | 'to'>): string => (e.from === 'world' ? e.to : e.from);
 
 export const SCHEMA = {
   accounts: { packed: false, indexes: { byClientId: key<Account>((a) => a.clientId) } },
@@ -46,11 +51,11 @@ export const SCHEMA = {
       byDocument: key<Merchant>((m) => documentKey(m.accountId, m.document)),
     },
   },
-  wallets: { packed: false, indexes: { byMerchant: key<Wallet>((w) => w.merchantId) } },
+  wallets: { packed: false, indexes: { byMerchant: key<Wallet>((w) => w.merchantId), byAccount: key<Wallet>((w) => w.accountId) } },
   transactions: {
     packed: true,
     indexes: {
-      byAccount: key<Transaction>((t) => t.accountId),
+      byAccount: key<Transaction>((t) => t.accountId, ['accountId']),
       byAccountStatus: key<Transaction>((t) => accountStatusKey(t.accountId, t.status)),
       byStatus: key<Transaction>((t) => t.status),
       byExternalId: key<Transaction>((t) => (t.type === 'CASH_IN' ? t.externalId : null)),
@@ -61,7 +66,14 @@ export const SCHEMA = {
       ),
     },
   },
-  ledger: { packed: true, indexes: { byTransaction: key<LedgerEntry>((e) => e.transactionId) } },
+  ledger: {
+    packed: true,
+    indexes: {
+      byTransaction: key<LedgerEntry>((e) => e.transactionId, ['transactionId']),
+      /** entries of no transaction (an opening balance, an adjustment) by the account or wallet they move money of */
+      byHolder: key<LedgerEntry>((e) => (e.transactionId === null ? holderOf(e) : null), ['transactionId', 'from', 'to']),
+    },
+  },
   idempotency: {
     packed: true,
     indexes: {
@@ -75,11 +87,11 @@ export const SCHEMA = {
   pixKeys: { packed: false, indexes: {} },
   rules: { packed: false, indexes: {} },
   webhookEndpoints: { packed: false, indexes: { byAccount: key<WebhookEndpoint>((e) => e.accountId) } },
-  events: { packed: true, indexes: { byTransaction: key<WebhookEvent>((e) => e.transactionId) } },
+  events: { packed: true, indexes: { byTransaction: key<WebhookEvent>((e) => e.transactionId, ['transactionId']) } },
   deliveries: {
     packed: true,
     indexes: {
-      byTransaction: key<Delivery>((d) => d.transactionId),
+      byTransaction: key<Delivery>((d) => d.transactionId, ['transactionId']),
       byEndpoint: key<Delivery>((d) => d.endpointId),
       byEvent: key<Delivery>((d) => d.eventId),
       byStatus: key<Delivery>((d) => d.status),
@@ -98,7 +110,14 @@ export const SCHEMA = {
   /** few records, read per tenant in creation order when a delivery is queued */
   webhookFaults: { packed: false, indexes: { byAccount: key<WebhookFault>((f) => f.accountId) } },
   /** the log of arbitrary sends, bounded by count (webhooks/send-body.ts) */
-  webhookSends: { packed: false, indexes: { byEndpoint: key<WebhookSend>((s) => s.endpointId) } },
+  webhookSends: {
+    packed: false,
+    indexes: { byEndpoint: key<WebhookSend>((s) => s.endpointId), byAccount: key<WebhookSend>((s) => s.accountId) },
+  },
+  /** each tenant's origin, by its account id (get) */
+  origins: { packed: false, indexes: {} },
+  /** the catalog of named snapshots, by name (get), and a tenant's by its account */
+  savedSnapshots: { packed: false, indexes: { byAccount: key<SavedSnapshot>((s) => s.accountId) } },
 } satisfies { [C in CollectionName]: { packed: boolean; indexes: Record<string, IndexSpec<EntityOf<C>>> } };
 
 type IndexesOf<C extends CollectionName> = (typeof SCHEMA)[C]['indexes'];
