@@ -10,6 +10,7 @@ import * as R from '../schemas/responses.js';
 import { takePage } from '../store/page.js';
 import { sendPage } from './paging.js';
 import { clearPixKeys, findPixKey, putPixKey, removePixKey } from '../services/pix-keys.js';
+import { pixKeyChecks } from '../schemas/checks.js';
 
 const tag = controlTag('pix keys');
 const anyKey = { key: { type: 'string' } };
@@ -33,6 +34,7 @@ export const pixKeyOperations = [
     tag,
     summary: 'Add a key (201) or replace its entry (200)',
     body: pixKeySchema,
+    check: pixKeyChecks,
     responses: { 200: ok(R.pixKeyViewSchema, 'Replaced'), 201: created(R.pixKeyViewSchema) },
     async handle({ ctx, res, readBody }) {
       const body = readBody();

@@ -7,6 +7,7 @@ import { ruleInputSchema, type RuleInput } from '../schemas/control.js';
 import { controlTag, created, e, list, noContent, NOT_FOUND, ok } from '../schemas/operation.js';
 import * as R from '../schemas/responses.js';
 import { clearRules, putRule, removeRule, rulesInOrder } from '../services/rules.js';
+import { ruleChecks } from '../schemas/checks.js';
 
 const RULE_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const tag = controlTag('rules');
@@ -29,6 +30,7 @@ export const ruleOperations = [
     tag,
     summary: 'Append a rule (201) or replace the rule of the same id (200)',
     body: ruleInputSchema,
+    check: ruleChecks,
     responses: { 200: ok(R.ruleViewSchema, 'Replaced'), 201: created(R.ruleViewSchema) },
     async handle({ ctx, res, readBody }) {
       const body = readBody();

@@ -26,6 +26,7 @@ import type { Reads } from '../store/store.js';
 import { clearEndpoints, createEndpoint, fireEvent, redeliver, removeEndpoint } from '../services/webhook-endpoints.js';
 import { formatDelivery, formatDeliveryDetail, formatEndpoint } from '../webhooks/format.js';
 import { sendPage } from './paging.js';
+import { webhookEndpointChecks } from '../schemas/checks.js';
 
 const BASE = '/_sandbox/webhooks';
 const tag = controlTag('webhooks');
@@ -88,6 +89,7 @@ export const webhookControlOperations = [
     tag,
     summary: 'Register an endpoint',
     body: webhookEndpointInputSchema,
+    check: webhookEndpointChecks,
     responses: { 201: created(R.webhookEndpointSchema), 404: e('NOT_FOUND', 'no such account') },
     async handle({ ctx, res, readBody }) {
       const input = readBody();

@@ -1,3 +1,4 @@
+import { ruleChecks } from '../schemas/checks.js';
 import type { RuleInput } from '../schemas/control.js';
 import { notFound, SandboxError } from '../domain/errors.js';
 import type { New, Rule } from '../store/model.js';
@@ -17,17 +18,11 @@ export function buildRule(input: RuleInput, fallbackId: string, now: string): Ne
 /** The rules in evaluation order. */
 export const rulesInOrder = (data: Reads): Iterable<Readonly<Rule>> => data.rules.scan({ order: 'oldest' });
 
-/** Checks what the schema cannot say; throws a VALIDATION_ERROR. */
+/** Checks what the schema cannot say (the rules of ruleChecks, which the route also runs beside the schema); throws a VALIDATION_ERROR. */
 export function checkRule(input: RuleInput): void {
-  const { match, outcome } = input;
-  if (match.amountMin !== undefined && match.amountMax !== undefined && match.amountMin > match.amountMax)
-    throw new SandboxError('VALIDATION_ERROR', 'match.amountMin must not exceed match.amountMax', [
-      { path: '/match/amountMin', message: 'must not exceed amountMax' },
-    ]);
-  if (outcome.action === 'fail' && outcome.code === undefined)
-    throw new SandboxError('VALIDATION_ERROR', 'outcome.code is required for a fail outcome', [
-      { path: '/outcome/code', message: 'is required when action is fail' },
-    ]);
+  const issues = ruleChecks(input);
+  if (issues.length > 0)
+    throw new SandboxError('VALIDATION_ERROR', `${issues[0]!.path.slice(1).replace('/', '.')} ${issues[0]!.message}`, issues);
 }
 
 export function putRule(tx: Tx, input: RuleInput, newId: () => string, now: string): { rule: Readonly<Rule>; created: boolean } {
