@@ -13,11 +13,12 @@ import {
   type AccountPatchBody,
   type CreditBody,
 } from '../schemas/control.js';
-import { controlTag, created, INSUFFICIENT, ok } from '../schemas/operation.js';
+import { controlTag, created, INSUFFICIENT, INVALID_STATE, NOT_FOUND, ok } from '../schemas/operation.js';
 import { pageQuerySchema, paged, type PageQuery } from '../schemas/paging.js';
 import * as R from '../schemas/responses.js';
 import { createAccount, requireAccount, updateAccount } from '../services/accounts.js';
 import { adjustAccount } from '../services/adjustments.js';
+import { resetAccount } from '../services/snapshots.js';
 import { takePage } from '../store/page.js';
 import { sendPage } from './paging.js';
 
@@ -93,6 +94,19 @@ export const accountOperations = [
       const id = uuidParam(req, 'id');
       const body = readBody();
       await ctx.store.commit((tx) => adjustAccount(tx, ctx, id, body.amount, body.description));
+      res.json(view(ctx, id));
+    },
+  }),
+
+  adminRoute({
+    method: 'post',
+    path: '/_sandbox/accounts/{id}/reset',
+    tag,
+    summary: 'Put the tenant back as it stood right after it was created or loaded from fixtures (its id and credentials kept)',
+    responses: { 200: ok(R.accountSchema), 404: NOT_FOUND, 409: INVALID_STATE },
+    async handle({ ctx, req, res }) {
+      const id = uuidParam(req, 'id');
+      await resetAccount(ctx, id);
       res.json(view(ctx, id));
     },
   }),

@@ -66,11 +66,9 @@ const NAMED: Record<string, JsonSchema> = {
   // an inline fixture set is then validated by the fixture schema: the document shows that one
   ResetRequest: { ...S.resetSchema, properties: { fixtures: { oneOf: [S.resetSchema.properties.fixtures.oneOf[0], fixturesSchema] } } },
   ResetResult: R.resetResultSchema,
-  // each fixture rule is then validated by the rule schema: the document shows that one
-  Fixtures: {
-    ...fixturesSchema,
-    properties: { ...fixturesSchema.properties, rules: { ...fixturesSchema.properties.rules, items: C.ruleInputSchema } },
-  },
+  Fixtures: fixturesSchema,
+  Snapshot: R.snapshotSchema,
+  SnapshotRequest: S.snapshotSaveSchema,
   WebhookEndpoint: R.webhookEndpointSchema,
   WebhookEndpointRequest: W.webhookEndpointInputSchema,
   WebhookDelivery: R.deliverySchema,
@@ -198,6 +196,8 @@ const TAGS: Record<string, string> = {
   Merchants: 'Merchants of an account and their wallets (docs/api.md#merchants)',
   'Charge location': "What a payer's bank reads at the URL inside a charge's BR Code (docs/api.md#the-charge-location)",
   'Control: sandbox': 'Health, reset and this document (docs/control-api.md)',
+  'Control: snapshots':
+    "Named snapshots of a tenant's whole world or of the whole sandbox: save, restore, export (docs/control-api.md#snapshots)",
   'Control: clock': 'The sandbox clock (docs/control-api.md#clock)',
   'Control: accounts': 'Accounts, wallets and merchants as the operator sees them (docs/control-api.md#accounts, #merchants-and-wallets)',
   'Control: transactions':

@@ -65,6 +65,7 @@ export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, 
   const { clock: _asked, ...fields } = body;
   const account = tx.put('accounts', accountRecord({ ...fields, id, clientId, secretHash, clock }, now));
   if (body.balance) tx.put('ledger', openingEntry(accountRef(id), body.balance, ctx.newId(), now));
+  tx.keepOrigin(id, now); // what its reset puts back (docs/control-api.md#reset-a-tenant)
   return account;
 }
 
