@@ -193,6 +193,11 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
     return set ? Array.from(set.walk(-Infinity, 0, 1), ([, seq]) => seq) : [];
   }
 
+  /** Whether a record has this seq. */
+  hasSeq(seq: number): boolean {
+    return this.rows.first(seq) !== undefined;
+  }
+
   /** The seq of every record, oldest first. */
   allSeqs(): number[] {
     return Array.from(this.rows.walk(0, START, 1), ([seq]) => seq);

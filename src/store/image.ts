@@ -11,11 +11,12 @@ import type { CollectionName, Stored } from './model.js';
 import { PackedCollection } from './packed.js';
 import type { ScopeSeqs } from './scope.js';
 
-/** A packed collection's records: their entries one after another, `ends[i]` where entry i ends. */
+/** A packed collection's records: their entries one after another, `ends[i]` where entry i ends, `seqs[i]` its seq. */
 interface PackedPart {
   c: CollectionName;
   bytes: Buffer;
   ends: number[];
+  seqs: number[];
 }
 /** A plain collection's records. */
 interface PlainPart {
@@ -54,7 +55,7 @@ export function captureImage(data: StoreData, seqs: ScopeSeqs): Image {
     const ends: number[] = [];
     let at = 0;
     for (const e of entries) ends.push((at += e.copy(bytes, at)));
-    parts.push({ c, bytes, ends });
+    parts.push({ c, bytes, ends, seqs: [...list] });
     packedBytes += bytes.length;
   }
   return { codec: data.codec, parts, packedBytes };
@@ -85,42 +86,31 @@ export function buildImage(data: StoreData, records: Iterable<[CollectionName, R
       ends.push((at += n));
     }
     const bytes = Buffer.concat(chunks, at);
-    parts.push({ c, bytes, ends });
+    parts.push({ c, bytes, ends, seqs: list.map((r) => r.seq) });
     packedBytes += at;
   }
   return { codec, parts, packedBytes };
 }
 
-/** Each record of a part: its id, its seq-bearing record (decoded on demand), and, packed, its entry bytes. */
-interface ImageRecord {
-  id: string;
-  entry: Buffer | null;
-  record: () => Readonly<Stored>;
-}
-
-function* recordsOf(image: Image, part: Part): Generator<ImageRecord> {
-  if ('records' in part) {
-    for (const r of part.records) yield { id: r.id, entry: null, record: () => r };
-    return;
-  }
-  let start = 0;
-  for (const end of part.ends) {
-    const entry = part.bytes.subarray(start, end);
-    const [id, at] = image.codec.entryIdAndEnd(entry, 0);
-    yield { id, entry, record: () => image.codec.decodeRecord(entry, at, id) as Stored };
-    start = end;
-  }
-}
+/** A packed part's entry `i`. */
+const entryOf = (part: PackedPart, i: number): Buffer => part.bytes.subarray(i === 0 ? 0 : part.ends[i - 1], part.ends[i]);
+const decode = (codec: Codec, entry: Buffer): Readonly<Stored> => {
+  const [id, at] = codec.entryIdAndEnd(entry, 0);
+  return codec.decodeRecord(entry, at, id) as Stored;
+};
 
 /** The image's records, decoded, each collection's in creation order. */
 export function* imageRecords(image: Image): Generator<[CollectionName, Readonly<Stored>]> {
-  for (const part of image.parts) for (const r of recordsOf(image, part)) yield [part.c, r.record()];
+  for (const part of image.parts) {
+    if ('records' in part) for (const r of part.records) yield [part.c, r];
+    else for (let i = 0; i < part.ends.length; i++) yield [part.c, decode(image.codec, entryOf(part, i))];
+  }
 }
 
 /** How many records of each collection the image holds. */
 export function imageCounts(image: Image): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const part of image.parts) out[part.c] = 'records' in part ? part.records.length : part.ends.length;
+  for (const part of image.parts) out[part.c] = 'records' in part ? part.records.length : part.seqs.length;
   return out;
 }
 
@@ -137,40 +127,49 @@ export function withRecords(image: Image, c: CollectionName, records: readonly R
 
 /**
  * Makes the records of `seqs` (a scope's, as the store holds them now) those of the image: a record
- * the image lacks is removed, one it holds differently is put as the image holds it, one it holds
- * the same (the same entry bytes, or the same frozen record) is left alone. Pushes the inverse of
- * each change on `undo` (none at a replay). Throws before changing anything when it cannot apply
- * whole (a record whose seq a record the restore keeps holds: never, while seqs are given once).
+ * the image lacks is removed, one it holds differently is put as the image holds it, one it holds the
+ * same is left alone — the same seq with the same entry bytes (packed), or the same frozen record
+ * (plain): found by seq, compared without decoding anything. Pushes the inverse of each change on
+ * `undo` (none at a replay). Throws before changing anything when it cannot apply whole (a record
+ * whose seq a record outside the scope holds: never, while seqs are given once).
  */
 export function applyImage(data: StoreData, seqs: ScopeSeqs, image: Image, undo: (() => void)[] | null): void {
   const sameCodec = image.codec === data.codec;
-  const wanted = new Map<CollectionName, ImageRecord[]>();
-  for (const part of image.parts) wanted.set(part.c, [...recordsOf(image, part)]);
-  const plans: { coll: Collection<Stored>; leaving: string[]; puts: Readonly<Stored>[] }[] = [];
-  for (const c of new Set<CollectionName>([...(Object.keys(seqs) as CollectionName[]), ...wanted.keys()])) {
+  const plans: { coll: Collection<Stored>; leaving: number[]; puts: Readonly<Stored>[] }[] = [];
+  const partOf = new Map(image.parts.map((p) => [p.c, p]));
+  for (const c of new Set<CollectionName>([...(Object.keys(seqs) as CollectionName[]), ...partOf.keys()])) {
     const coll = collectionOf(data, c);
-    const packed = packedIn(data, c);
-    const list = wanted.get(c) ?? [];
-    const keep = new Set(list.map((r) => r.id));
-    const leaving = (seqs[c] ?? []).map((seq) => coll.idAt(seq)!).filter((id) => !keep.has(id));
-    const goes = new Set(leaving);
+    const live = new Set(seqs[c] ?? []);
+    const part = partOf.get(c);
+    const wanted = new Set<number>();
     const puts: Readonly<Stored>[] = [];
-    for (const r of list) {
-      if (r.entry && packed && sameCodec) {
-        const seq = packed.seqOf(r.id);
-        if (seq !== undefined && packed.entryAt(seq)!.equals(r.entry)) continue;
-      } else if (!r.entry && coll.get(r.id) === r.record()) continue;
-      const record = r.record();
+    if (part && 'records' in part) {
+      for (const r of part.records) {
+        wanted.add(r.seq);
+        if (!live.has(r.seq) || coll.bySeq(r.seq) !== r) puts.push(r);
+      }
+    } else if (part) {
+      const packed = packedIn(data, c)!;
+      for (let i = 0; i < part.seqs.length; i++) {
+        const seq = part.seqs[i]!;
+        const entry = entryOf(part, i);
+        wanted.add(seq);
+        if (!sameCodec || !live.has(seq) || !packed.entryAt(seq)!.equals(entry)) puts.push(decode(image.codec, entry));
+      }
+    }
+    // a record put again over its own seq replaces it; one of a seq the image lacks leaves
+    const leaving = [...live].filter((seq) => !wanted.has(seq));
+    const goes = new Set(leaving);
+    for (const record of puts) {
+      if (!coll.hasSeq(record.seq) || goes.has(record.seq)) continue;
       const holder = coll.idAt(record.seq);
-      if (holder !== undefined && holder !== record.id && !goes.has(holder))
-        throw new Error(`${c} ${record.id}: its seq ${record.seq} is held by ${holder}, which the restore keeps`);
-      puts.push(record);
+      if (holder !== record.id) throw new Error(`${c} ${record.id}: its seq ${record.seq} is held by ${holder}, outside the restore`);
     }
     plans.push({ coll, leaving, puts });
   }
   for (const { coll, leaving, puts } of plans) {
-    for (const id of leaving) {
-      const before = coll._delete(id)!;
+    for (const seq of leaving) {
+      const before = coll._delete(coll.idAt(seq)!)!;
       undo?.push(() => coll._set(before));
     }
     for (const record of puts) {
