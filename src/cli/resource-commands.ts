@@ -138,7 +138,13 @@ function accounts(y: Argv): Argv {
           return clientOf(a).credit(String(a.id), amount, a.description || undefined);
         }),
     )
-    .demandCommand(1, 'name an accounts command: create, list, credit');
+    .command(
+      'reset <id>',
+      'put a tenant back as it stood right after it was created or loaded from fixtures (its id and credentials kept)',
+      (c) => connectionOptions(c).positional('id', { type: 'string', demandOption: true }),
+      (a) => runCommand(() => clientOf(a).resetAccount(String(a.id))),
+    )
+    .demandCommand(1, 'name an accounts command: create, list, credit, reset');
 }
 
 export function resourceCommands(y: Argv): Argv {
@@ -146,7 +152,7 @@ export function resourceCommands(y: Argv): Argv {
     .command('webhooks <command>', 'webhook endpoints and deliveries: list, add, remove, deliveries, fire, redeliver, fault, send', (c) =>
       webhooks(c),
     )
-    .command('accounts <command>', 'tenants: create, list, credit', (c) => accounts(c))
+    .command('accounts <command>', 'tenants: create, list, credit, reset', (c) => accounts(c))
     .command(
       'clock',
       "show a tenant's clock (--account) or the sandbox-wide one",

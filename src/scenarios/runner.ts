@@ -9,7 +9,7 @@ import type { LoadedScenario } from './load.js';
 import type { WebhookReceiver } from './receiver.js';
 import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
 import { ScenarioState, StepError, type RunEnv } from './state.js';
-import { callOf, checkExchange, expectNoWebhook, expectWebhook, perform } from './steps.js';
+import { callOf, checkExchange, snapshotOf, expectNoWebhook, expectWebhook, perform } from './steps.js';
 
 export function stepName(step: Step, index: number): string {
   if (step.name) return step.name;
@@ -122,6 +122,7 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
       const ref = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
       if (kind === 'addKey' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/pix-keys/${seg(ref(made?.id ?? made?.key))}` });
       if (kind === 'addRule' && ex.response.status < 300 && made?.id) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/rules/${seg(ref(made.id))}` });
+      if (kind === 'snapshot' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/snapshots/${seg(snapshotOf(s.snapshot, st))}` });
     }
     if (save && saved) st.save(save, saved);
   } catch (e) {

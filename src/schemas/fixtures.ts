@@ -108,7 +108,10 @@ export const fixturesSchema = {
 /** The sections that hold records as the store keeps them, in the order they are loaded (each is a collection of the store). */
 export const RECORD_SECTIONS = ['transactions', 'ledger', 'idempotency', 'events', 'deliveries', 'webhookFaults', 'webhookSends'] as const;
 
-export type Fixtures = Validated<typeof fixturesSchema>;
+/** The set as validated; a transaction is a charge or a transfer (the generator reads if/then/else as its condition only). */
+export type Fixtures = Omit<Validated<typeof fixturesSchema>, 'transactions'> & {
+  transactions?: (Validated<typeof chargeRecordSchema> | Validated<typeof transferRecordSchema>)[];
+};
 export type FixtureAccount = Fixtures['accounts'][number];
 export type FixtureMerchant = NonNullable<FixtureAccount['merchants']>[number];
 export type FixtureWebhook = NonNullable<Fixtures['webhooks']>[number];

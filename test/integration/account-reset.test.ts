@@ -12,7 +12,7 @@ import { tenantListing } from '../helpers/tenant-listing.js';
 const OTHER = { id: '00000000-0000-4000-8000-000000000002', client_id: 'other-client', client_secret: 'other-secret' };
 let sb: TestSandbox;
 // these tenants' clocks flow (the sandbox-wide one): their now is left out, their frozen state kept
-const listing = async (id: string, token?: string) => {
+const listing = async (id: string, token?: string): Promise<Record<string, unknown>> => {
   const l = await tenantListing((m, p, t) => sb.request(m, p, t ? { token: t } : {}), id, token ? { token } : {});
   const { now: _flows, ...clock } = l.clock as Record<string, unknown>;
   return { ...l, clock };
