@@ -26,6 +26,7 @@ const TOPIC_OF: Partial<Record<CollectionName, ChangeTopic>> = {
   pixKeys: 'pix-keys',
   rules: 'rules',
   faults: 'faults',
+  savedSnapshots: 'snapshots',
 };
 
 const TENANT_TOPICS: ReadonlySet<ChangeTopic> = new Set(TENANT_CHANGE_TOPICS);
@@ -223,7 +224,9 @@ export class ChangeFeed {
       batch.reset = true;
       return;
     }
-    for (const topic of new Set([...Object.values(TOPIC_OF), 'clock' as const])) if (this.#watches(topic)) batch.add(topic, tenant);
+    // every list of its own but the snapshots (a restore changes none)
+    for (const topic of new Set([...Object.values(TOPIC_OF), 'clock' as const]))
+      if (topic !== 'snapshots' && this.#watches(topic)) batch.add(topic, tenant);
     batch.tooManyIds = true; // any of its transactions
   }
 

@@ -84,7 +84,15 @@ export const alternatives = (words: readonly string[]): string =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 
 /** The change stream's topics of one tenant's records: a stream that names an account hears that account's alone. */
-export const TENANT_CHANGE_TOPICS = ['transactions', 'balances', 'merchants', 'webhooks', 'deliveries', 'webhook-faults'] as const;
+export const TENANT_CHANGE_TOPICS = [
+  'transactions',
+  'balances',
+  'merchants',
+  'webhooks',
+  'deliveries',
+  'webhook-faults',
+  'snapshots',
+] as const;
 
 /**
  * What the change stream names (GET /_sandbox/changes, docs/control-api.md#the-change-stream): each
