@@ -1,5 +1,5 @@
 // Named snapshots and a tenant's own reset (docs/control-api.md#snapshots,
-// docs/decisions.md#d62-named-snapshots-and-a-tenants-reset). A snapshot is one tenant's whole world
+// docs/decisions.md#d75-named-snapshots-and-a-tenants-reset). A snapshot is one tenant's whole world
 // (or, without an account, the whole sandbox's state) as it stood at one instant: saved to its file
 // and made durable before it is named, kept in memory as an image while the sandbox runs. A restore
 // puts the scope back as one change — a small op naming the snapshot, so a crash leaves the old state
