@@ -9,6 +9,7 @@ import { merchantOperations } from './api/merchants.js';
 import { openApiOperations } from './api/openapi.js';
 import { healthOperations } from './control/health.js';
 import { resetOperations } from './control/reset.js';
+import { snapshotOperations } from './control/snapshots.js';
 import { clockOperations } from './control/clock.js';
 import { accountOperations } from './control/accounts.js';
 import { walletOperations } from './control/wallets.js';
@@ -37,6 +38,7 @@ export const OPERATIONS: readonly RouteOperation[] = [
   ...chargeLocationOperations,
   ...healthOperations,
   ...resetOperations,
+  ...snapshotOperations,
   ...clockOperations,
   ...accountOperations,
   ...walletOperations,

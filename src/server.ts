@@ -12,7 +12,7 @@ import { createContext, type AppContext } from './context.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import { httpsModule } from './lazy-builtins.js';
 import { packageVersion } from './paths.js';
-import { hashFixtureSecrets, isEmpty, readFixtures, seed } from './services/seed.js';
+import { hashFixtureSecrets, isEmpty, readFixtures, seed, withConfiguredCredentials } from './services/seed.js';
 import { openDataFolder, type DataFolder } from './store/data-folder.js';
 import { Store } from './store/store.js';
 import { dueWorker } from './services/due-work.js';
@@ -48,10 +48,7 @@ async function openStore(config: Config, now: () => string): Promise<{ store: St
 }
 
 async function loadFixtures(ctx: AppContext, fixturesFile: string): Promise<void> {
-  const fixtures = await readFixtures(fixturesFile);
-  const first = fixtures.accounts[0]!;
-  if (ctx.config.clientId) first.client_id = ctx.config.clientId;
-  if (ctx.config.clientSecret) first.client_secret = ctx.config.clientSecret;
+  const fixtures = withConfiguredCredentials(await readFixtures(fixturesFile), ctx.config);
   const hashes = await hashFixtureSecrets(fixtures);
   await ctx.store.commit((tx) => seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId));
 }

@@ -11,6 +11,7 @@ import { announce, setAfterAction } from './kit.js';
 import { openStream } from './live.js';
 import { faultsView, requestsView } from './ops.js';
 import { transactionsView } from './transactions.js';
+import { snapshotsView } from './snapshots.js';
 import { select } from './tx-detail.js';
 import { webhooksView } from './webhooks.js';
 
@@ -35,6 +36,7 @@ const VIEWS = {
   accounts: accountsView,
   webhooks: webhooksView,
   directory: directoryView,
+  snapshots: snapshotsView,
   faults: faultsView,
   requests: requestsView,
 };

@@ -8,6 +8,7 @@ import type {
   formatMerchant,
   formatPixKey,
   formatRule,
+  formatSnapshot,
   formatTransactionDetail,
 } from '../src/format/control.js';
 import type { formatDelivery, formatEndpoint, formatWebhookFault } from '../src/format/webhooks.js';
@@ -28,3 +29,4 @@ export type WebhookFault = ReturnType<typeof formatWebhookFault>;
 export type PixKey = ReturnType<typeof formatPixKey>;
 export type Rule = ReturnType<typeof formatRule>;
 export type Fault = ReturnType<typeof formatFault>;
+export type Snapshot = ReturnType<typeof formatSnapshot>;

@@ -62,17 +62,32 @@ export async function defaultSecretHash() {
   return hashSecret(DEFAULT_CLIENT.client_secret);
 }
 
-/** The plan of a store: the default account (sandbox-client / sandbox-secret), 20 merchants, and `n` transactions. */
-function plan(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '127.0.0.1:8080' }) {
-  const acc = DEFAULT_ACCOUNT_ID;
+/**
+ * The plan of a store: the default account (sandbox-client / sandbox-secret), 20 merchants, and `n`
+ * transactions; or of one tenant among several (`accountId`, `clientId`, its records' seqs from `seqBase` on).
+ */
+function plan(
+  n,
+  {
+    secretHash,
+    seed = 7,
+    days = 10,
+    nowMs = Date.now(),
+    host = '127.0.0.1:8080',
+    accountId = DEFAULT_ACCOUNT_ID,
+    clientId = DEFAULT_CLIENT.client_id,
+    seqBase = 0,
+  },
+) {
+  const acc = accountId;
   const start = nowMs - days * 86_400_000;
   const step = (nowMs - start) / Math.max(1, n);
   const rand = prng(seed);
   const account = {
     id: acc,
-    seq: 1,
-    name: 'Sandbox default account',
-    clientId: DEFAULT_CLIENT.client_id,
+    seq: seqBase + 1,
+    name: acc === DEFAULT_ACCOUNT_ID ? 'Sandbox default account' : `Tenant ${acc.slice(0, 8)}`,
+    clientId,
     secretHash,
     splitEnabled: true,
     autoPayAfterSeconds: null,
@@ -82,7 +97,7 @@ function plan(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '
   };
   const opening = {
     id: uuid(rand),
-    seq: 2,
+    seq: seqBase + 2,
     from: 'world',
     to: `account:${acc}`,
     amount: 10_000_000_000_000,
@@ -98,7 +113,7 @@ function plan(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '
     const at = iso(start + i * 1000);
     merchants.push({
       id,
-      seq: 10 + 2 * i,
+      seq: seqBase + 10 + 2 * i,
       accountId: acc,
       name: `Loja ${i}`,
       document: cpf(rand),
@@ -112,13 +127,13 @@ function plan(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '
       createdAt: at,
       updatedAt: at,
     });
-    wallets.push({ id: walletId, seq: 11 + 2 * i, accountId: acc, merchantId: id, name: 'main', currency: 'BRL', createdAt: at });
+    wallets.push({ id: walletId, seq: seqBase + 11 + 2 * i, accountId: acc, merchantId: id, name: 'main', currency: 'BRL', createdAt: at });
   }
 
   /** Transaction i with its ledger entries and idempotency record: a pure function of (seed, i). */
   function transaction(i) {
     const rand = prng(seed * 1_000_003 + i);
-    const seq = BASE + 4 * i;
+    const seq = seqBase + BASE + 4 * i;
     const ms = Math.floor(start + i * step);
     const at = iso(ms);
     const later = iso(ms + 2000);
@@ -192,6 +207,7 @@ function plan(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '
           id: rid,
           seq: seq + 3,
           principalId: acc,
+          accountId: acc,
           key: idempotencyKey,
           bodyHash: createHash('sha256').update(id).digest('hex'),
           statusCode: 201,
@@ -211,7 +227,7 @@ function plan(n, { secretHash, seed = 7, days = 10, nowMs = Date.now(), host = '
     schemaVersion: 1,
     signingSecret: randomBytes(32).toString('hex'),
     clockOffsetMs: 0,
-    seq: BASE + 4 * n,
+    seq: seqBase + BASE + 4 * n,
     createdAt: iso(start),
   };
   const records = {

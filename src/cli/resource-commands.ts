@@ -144,7 +144,14 @@ function accounts(y: Argv): Argv {
       (c) => connectionOptions(c).positional('id', { type: 'string', demandOption: true }),
       (a) => runCommand(async () => (await clientOf(a).deleteAccount(String(a.id))) ?? { id: a.id, deleted: true }),
     )
-    .demandCommand(1, 'name an accounts command: create, list, credit, delete');
+
+    .command(
+      'reset <id>',
+      'put a tenant back as it stood right after it was created or loaded from fixtures (its id and credentials kept)',
+      (c) => connectionOptions(c).positional('id', { type: 'string', demandOption: true }),
+      (a) => runCommand(() => clientOf(a).resetAccount(String(a.id))),
+    )
+    .demandCommand(1, 'name an accounts command: create, list, credit, delete, reset');
 }
 
 export function resourceCommands(y: Argv): Argv {
@@ -152,7 +159,7 @@ export function resourceCommands(y: Argv): Argv {
     .command('webhooks <command>', 'webhook endpoints and deliveries: list, add, remove, deliveries, fire, redeliver, fault, send', (c) =>
       webhooks(c),
     )
-    .command('accounts <command>', 'tenants: create, list, credit, delete', (c) => accounts(c))
+    .command('accounts <command>', 'tenants: create, list, credit, delete, reset', (c) => accounts(c))
     .command(
       'clock',
       "show a tenant's clock (--account) or the sandbox-wide one",

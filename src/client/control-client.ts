@@ -14,7 +14,8 @@ import type {
   TransactionListQuery,
   TransferFailBody,
 } from '../schemas/control.js';
-import type { FaultBody, RequestsQuery, ResetBody } from '../schemas/control-sandbox.js';
+import type { FaultBody, RequestsQuery, ResetBody, SnapshotSaveBody } from '../schemas/control-sandbox.js';
+import type { Fixtures } from '../schemas/fixtures.js';
 import type {
   accountSchema,
   clockSchema,
@@ -25,6 +26,7 @@ import type {
   pixKeyViewSchema,
   resetResultSchema,
   ruleViewSchema,
+  snapshotSchema,
   transactionDetailSchema,
   transactionSchema,
   walletSchema,
@@ -73,6 +75,10 @@ export type SandboxClock = Wire<typeof clockSchema>;
 export type JournalEntry = Wire<typeof journalEntrySchema>;
 export type ResetResult = Wire<typeof resetResultSchema>;
 export type FireResult = Wire<typeof fireResultSchema>;
+/** A named snapshot (docs/control-api.md#snapshots). */
+export type SandboxSnapshot = Wire<typeof snapshotSchema>;
+/** A fixtures document (docs/configuration.md#fixtures): what an export answers, and what --fixtures and reset load. */
+export type FixturesDocument = Fixtures;
 
 export type ControlClientOptions = TransportOptions & {
   /** the x-sandbox-admin-token, when the sandbox was started with one */
@@ -230,6 +236,24 @@ export class ControlClient {
   setMerchantStatus(merchantId: string, status: MerchantStatusBody['status']): Promise<SandboxMerchant> {
     return this.call('PATCH', `/merchants/${seg(merchantId)}`, { status });
   }
+  /** Puts a tenant back as it stood right after it was created or loaded from fixtures, keeping its id and credentials. */
+  resetAccount(accountId: string): Promise<SandboxAccount> {
+    return this.call('POST', `/accounts/${seg(accountId)}/reset`);
+  }
+
+  /** Named snapshots (docs/control-api.md#snapshots): a tenant's whole world, or (no accountId) the whole sandbox. */
+  readonly snapshots = {
+    /** Saves under `name` (409 CONFLICT when it is taken, unless `replace: true`). */
+    save: (name: string, opts: Omit<SnapshotSaveBody, 'name'> = {}): Promise<SandboxSnapshot> =>
+      this.call('POST', '/snapshots', { name, ...opts }),
+    list: (filter: { accountId?: string } = {}): Promise<SandboxSnapshot[]> => this.call('GET', '/snapshots', undefined, filter),
+    get: (name: string): Promise<SandboxSnapshot> => this.call('GET', `/snapshots/${seg(name)}`),
+    /** Puts its tenant (or the whole sandbox) back as it was; answers once that is durable. */
+    restore: (name: string): Promise<SandboxSnapshot> => this.call('POST', `/snapshots/${seg(name)}/restore`),
+    /** The snapshot as a fixtures document: `--fixtures` starts a sandbox in its state. */
+    export: (name: string): Promise<FixturesDocument> => this.call('GET', `/snapshots/${seg(name)}/export`),
+    remove: (name: string): Promise<void> => this.call('DELETE', `/snapshots/${seg(name)}`),
+  };
 
   // Keys, rules and faults are sandbox-wide, or one tenant's own with `accountId` (docs/control-api.md#scoped-arrangements):
   // a list or a clear names the tenant, or (none) reaches every scope; a single entry's scope is its tenant, or sandbox-wide.

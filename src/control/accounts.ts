@@ -20,6 +20,7 @@ import * as R from '../schemas/responses.js';
 import { createAccount, requireAccount, updateAccount } from '../services/accounts.js';
 import { deleteAccount } from '../services/account-delete.js';
 import { adjustAccount } from '../services/adjustments.js';
+import { resetAccount } from '../services/snapshots.js';
 import { takePage } from '../store/page.js';
 import { sendPage } from './paging.js';
 import { namedAccount } from './scope.js';
@@ -121,6 +122,23 @@ export const accountOperations = [
       // the journal is not in the store: its entries of the tenant go once the deletion is durable
       ctx.journal.clear(id);
       res.status(204).end();
+    },
+  }),
+
+  adminRoute({
+    method: 'post',
+    path: '/_sandbox/accounts/{id}/reset',
+    tag,
+    scope: 'tenant',
+    summary: 'Put the tenant back as it stood right after it was created or loaded from fixtures (its id and credentials kept)',
+    responses: {
+      200: ok(R.accountSchema),
+      409: e('INVALID_STATE', 'a reset or restore of the tenant under way, or its clock walked by an advance (nothing changed)'),
+    },
+    async handle({ ctx, req, res, tenant }) {
+      const id = namedAccount(tenant, ctx.store, uuidParam(req, 'id'));
+      await resetAccount(ctx, id);
+      res.json(view(ctx, id));
     },
   }),
 ];

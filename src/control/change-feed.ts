@@ -26,6 +26,7 @@ const TOPIC_OF: Partial<Record<CollectionName, ChangeTopic>> = {
   pixKeys: 'pix-keys',
   rules: 'rules',
   faults: 'faults',
+  savedSnapshots: 'snapshots',
 };
 
 const TENANT_TOPICS: ReadonlySet<ChangeTopic> = new Set(TENANT_CHANGE_TOPICS);
@@ -192,6 +193,10 @@ export class ChangeFeed {
         if (op.meta === 'clockOffsetMs' && this.#watches('clock')) this.#pending().add('clock', ANY);
         continue;
       }
+      if ('restore' in op) {
+        this.#restored(op.restore.scope);
+        continue;
+      }
       const topic = TOPIC_OF[op.c];
       if (topic === 'accounts' && this.#watches('clock')) this.#pending().add('clock', ANY); // a tenant's clock is on its account
       if (!topic || !this.#watches(topic)) continue;
@@ -211,6 +216,19 @@ export class ChangeFeed {
       if (topic === 'transactions') batch.addTransaction(op.id);
       else if (topic === 'deliveries' || topic === 'balances') batch.addTransaction(record.transactionId ?? null);
     }
+  }
+
+  /** A restore (docs/control-api.md#snapshots) changed every list of its tenant, and its clock; the whole sandbox's, everything. */
+  #restored(tenant: string | null): void {
+    const batch = this.#pending();
+    if (tenant === null) {
+      batch.reset = true;
+      return;
+    }
+    // every list of its own but the snapshots (a restore changes none)
+    for (const topic of new Set([...Object.values(TOPIC_OF), 'clock' as const]))
+      if (topic !== 'snapshots' && this.#watches(topic)) batch.add(topic, tenant);
+    batch.tooManyIds = true; // any of its transactions
   }
 
   /** The account whose money a ledger side moves (a wallet's is its merchant's account); null for the world. */

@@ -13,6 +13,7 @@ import { takePage } from '../store/page.js';
 import { sendPage } from './paging.js';
 import { clearPixKeys, listPixKeys, putPixKey, removePixKey, requirePixKey } from '../services/pix-keys.js';
 import { accountFor } from './scope.js';
+import { pixKeyChecks } from '../schemas/checks.js';
 
 const tag = controlTag('pix keys');
 const anyKey = { key: { type: 'string' } };
@@ -42,6 +43,7 @@ export const pixKeyOperations = [
     scope: 'tenant',
     summary: 'Add a key to its scope (201) or replace its entry there (200)',
     body: pixKeySchema,
+    check: pixKeyChecks,
     responses: { 200: ok(R.pixKeyViewSchema, 'Replaced'), 201: created(R.pixKeyViewSchema), 404: NO_ACCOUNT },
     async handle({ ctx, res, readBody, tenant }) {
       const { accountId: given, ...key } = readBody();

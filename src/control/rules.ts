@@ -9,6 +9,7 @@ import { controlTag, created, e, list, noContent, ok } from '../schemas/operatio
 import * as R from '../schemas/responses.js';
 import { clearRules, listRules, putRule, removeRule } from '../services/rules.js';
 import { accountFor } from './scope.js';
+import { ruleChecks } from '../schemas/checks.js';
 
 const RULE_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const tag = controlTag('rules');
@@ -35,6 +36,7 @@ export const ruleOperations = [
     scope: 'tenant',
     summary: 'Append a rule to its scope (201) or replace the rule of the same id there (200)',
     body: ruleCreateSchema,
+    check: ruleChecks,
     responses: { 200: ok(R.ruleViewSchema, 'Replaced'), 201: created(R.ruleViewSchema), 404: NO_ACCOUNT },
     async handle({ ctx, res, readBody, tenant }) {
       const { accountId: given, ...rule } = readBody();

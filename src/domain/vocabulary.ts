@@ -97,6 +97,7 @@ export const TENANT_CHANGE_TOPICS = [
   'webhooks',
   'deliveries',
   'webhook-faults',
+  'snapshots',
   ...SCOPED_ARRANGEMENTS,
   'requests',
 ] as const;

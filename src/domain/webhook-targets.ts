@@ -17,6 +17,7 @@ export function webhookUrlProblem(url: string): string | null {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return `must be an http:// or https:// URL (not ${parsed.protocol.slice(0, 40)})`;
+  if (parsed.hostname === '') return 'must name a host';
   if (parsed.port === '0') return 'must name a port from 1 to 65535';
   return null;
 }

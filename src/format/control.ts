@@ -9,6 +9,7 @@ import type {
   faultViewSchema,
   pixKeyViewSchema,
   ruleViewSchema,
+  snapshotSchema,
   transactionDetailSchema,
   transactionSchema,
   walletSchema,
@@ -17,6 +18,7 @@ import type { BalanceReader } from '../store/balances.js';
 import type {
   Account,
   Fault,
+  SavedSnapshot,
   LedgerEntry,
   Merchant,
   PixKeyEntry,
@@ -131,4 +133,9 @@ export function formatFault(f: Readonly<Fault>): Wire<typeof faultViewSchema> {
     hits: f.hits,
     createdAt: f.createdAt,
   };
+}
+
+/** A named snapshot (docs/control-api.md#snapshots): the catalog's record, named. */
+export function formatSnapshot(s: Readonly<SavedSnapshot>): Wire<typeof snapshotSchema> {
+  return { name: s.id, accountId: s.accountId, createdAt: s.createdAt, counts: { ...s.counts }, bytes: s.bytes };
 }

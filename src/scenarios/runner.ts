@@ -11,7 +11,7 @@ import type { LoadedScenario } from './load.js';
 import type { WebhookReceiver } from './receiver.js';
 import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
 import { ScenarioState, StepError, type RunEnv } from './state.js';
-import { callOf, checkExchange, expectNoWebhook, expectWebhook, ownArrangement, perform } from './steps.js';
+import { callOf, checkExchange, expectNoWebhook, expectWebhook, ownArrangement, perform, snapshotOf } from './steps.js';
 
 function stepName(step: Step, index: number): string {
   if (step.name) return step.name;
@@ -119,6 +119,7 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
       result.summary = `${call.method} ${call.path} → ${ex.response.status}`;
       if (err) throw step.eventually ? new StepError(`still after ${step.eventually} s: ${err.message}`, err.exchange, err.mismatches) : err;
       saved = ex.response;
+      if (kind === 'snapshot' && ex.response.status < 300) st.cleanup.push({ method: 'DELETE', path: `/_sandbox/snapshots/${seg(snapshotOf(s.snapshot, st))}` });
     }
     if (save && saved) st.save(save, saved);
   } catch (e) {

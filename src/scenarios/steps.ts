@@ -31,6 +31,9 @@ function endpointOf(st: ScenarioState): string {
   return st.endpointId;
 }
 
+/** The sandbox's name of a scenario's snapshot: its own name and the run's id, so that runs in parallel never share one. */
+export const snapshotOf = (name: unknown, st: ScenarioState): string => `${String(name)}.${st.runId}`;
+
 function defaultAs(path: string): string {
   if (path.startsWith('/_sandbox')) return 'admin';
   if (path.startsWith('/v1/oauth')) return 'none';
@@ -99,6 +102,11 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
       };
       return { method: 'POST', path: '/v1/merchants', body, as: 'account' };
     }
+    // a snapshot of the scenario's own tenant, and back to it
+    case 'snapshot':
+      return admin('POST', '/_sandbox/snapshots', { name: snapshotOf(value, st), accountId: (st.scope.account as Spec).id, replace: true });
+    case 'restore':
+      return admin('POST', `/_sandbox/snapshots/${seg(snapshotOf(value, st))}/restore`);
     case 'receiver':
     case 'expectWebhook':
     case 'expectNoWebhook':

@@ -4,8 +4,9 @@
 // have the shape it needs and leaves the rest to the schema. The domain functions they call are the
 // same the services call: a body that passes here passes there.
 import { cashInIssues } from '../domain/charges.js';
-import { declaredDocumentIssues } from '../domain/documents.js';
+import { declaredDocumentIssues, documentTypeOf } from '../domain/documents.js';
 import type { ErrorDetail } from '../domain/errors.js';
+import { normalizeKeyType, validatePixKey } from '../domain/pix-keys.js';
 import { cashOutAmountIssues, transferDetailsIssues } from '../domain/transfers.js';
 import { webhookUrlProblem } from '../domain/webhook-targets.js';
 
@@ -51,7 +52,33 @@ export const cashOutChecks: BodyCheck = (b) => {
   return out;
 };
 
-/** POST /_sandbox/webhooks: the one URL rule of every way an endpoint is made (fixtures and --webhook-url too). */
+/** POST /_sandbox/pix-keys (and each key of a fixture set): the key against its kind, the owner's check digits. */
+export const pixKeyChecks: BodyCheck = (b) => {
+  const out: ErrorDetail[] = [];
+  const keyType = normalizeKeyType(text(b.keyType) ?? '');
+  const key = text(b.key);
+  const problem = keyType && key ? validatePixKey(keyType, key) : null;
+  if (problem) out.push({ path: '/key', message: problem.replace(/^key /, '') });
+  const document = documentOf(record(b.owner)?.document);
+  if (document && !documentTypeOf(document))
+    out.push({ path: '/owner/document', message: 'must be a CPF or CNPJ with valid check digits' });
+  return out;
+};
+
+/** POST /_sandbox/rules (and each rule of a fixture set): a range that is one, a fail outcome's code. */
+export const ruleChecks: BodyCheck = (b) => {
+  const out: ErrorDetail[] = [];
+  const match = record(b.match) ?? {};
+  const outcome = record(b.outcome) ?? {};
+  const { amountMin: min, amountMax: max } = match;
+  if (typeof min === 'number' && typeof max === 'number' && min > max)
+    out.push({ path: '/match/amountMin', message: 'must not exceed amountMax' });
+  if (outcome.action === 'fail' && outcome.code === undefined)
+    out.push({ path: '/outcome/code', message: 'is required when action is fail' });
+  return out;
+};
+
+/** POST /_sandbox/webhooks (and each endpoint of a fixture set): the one URL rule of every way an endpoint is made. */
 export const webhookEndpointChecks: BodyCheck = (b) => {
   const url = text(b.url);
   const problem = url === undefined ? null : webhookUrlProblem(url);

@@ -8,6 +8,7 @@ import {
   ledgerEntrySchema,
   pixKeyRecordSchema,
   ruleRecordSchema,
+  savedSnapshotRecordSchema,
   transferRecordSchema,
   webhookEventRecordSchema,
 } from './records.js';
@@ -106,4 +107,10 @@ export const resetResultSchema = obj({
   pixKeys: cents,
   rules: cents,
   webhookEndpoints: cents,
+});
+
+/** A named snapshot (docs/control-api.md#snapshots): the catalog's record, named. */
+export const snapshotSchema = obj({
+  name: { type: 'string', description: 'its name, unique in the sandbox' },
+  ...pick(savedSnapshotRecordSchema, ['accountId', 'createdAt', 'counts', 'bytes']).properties,
 });

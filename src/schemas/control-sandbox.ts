@@ -93,3 +93,28 @@ export const requestsQuerySchema = {
   },
 } as const;
 export type RequestsQuery = Validated<typeof requestsQuerySchema>;
+
+// ---- named snapshots (docs/control-api.md#snapshots) ----
+const SNAPSHOT_NAME_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
+const snapshotName = {
+  type: 'string',
+  pattern: SNAPSHOT_NAME_PATTERN,
+  'x-message': 'must be 1-64 letters, digits, or . _ -',
+} as const;
+
+export const snapshotSaveSchema = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: snapshotName,
+    accountId: { ...uuidParam, description: 'the tenant to save; absent: the whole sandbox' },
+    replace: { type: 'boolean', description: 'replace a snapshot of the same name (else 409 CONFLICT)' },
+  },
+} as const;
+export type SnapshotSaveBody = Validated<typeof snapshotSaveSchema>;
+
+export const snapshotListQuerySchema = {
+  type: 'object',
+  properties: { accountId: { ...uuidParam, description: "only this tenant's snapshots" } },
+} as const;
+export type SnapshotListQuery = Validated<typeof snapshotListQuerySchema>;

@@ -29,7 +29,7 @@ const partyProperties = {
 export const payerSchema = { type: 'object', properties: partyProperties } as const;
 
 /** The owner of a key in the directory: name and document required. */
-export const keyOwnerSchema = { type: 'object', required: ['name', 'document'], properties: partyProperties } as const;
+const keyOwnerSchema = { type: 'object', required: ['name', 'document'], properties: partyProperties } as const;
 
 /** What an outcome rule matches (docs/control-api.md#outcome-rules); a stored rule keeps it as given. */
 export const ruleMatchSchema = {
@@ -133,7 +133,7 @@ export const isoInstant = {
   'x-message': 'must be an ISO 8601 UTC instant before 9999-01-01, like 2030-01-01T00:00:00.000Z',
 } as const;
 /** A tenant's clock at creation (docs/control-api.md#clock): where it starts, and whether it stands still. */
-export const accountClockSchema = {
+const accountClockSchema = {
   type: 'object',
   properties: { at: isoInstant, frozen: { type: 'boolean' } },
 } as const;

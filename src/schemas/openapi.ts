@@ -18,7 +18,6 @@ import * as W from './webhooks.js';
 const AJV_ONLY = new Set(['x-immutable']);
 
 /** Schemas shown once under components.schemas and referenced by name. */
-const fixtureRulesShown = { ...fixturesSchema.properties.rules, items: C.ruleInputSchema };
 
 const NAMED: Record<string, JsonSchema> = {
   ErrorDetail: R.errorDetailSchema,
@@ -62,28 +61,15 @@ const NAMED: Record<string, JsonSchema> = {
   PixKeyRequest: C.pixKeySchema,
   Rule: R.ruleViewSchema,
   RuleRequest: C.ruleCreateSchema,
-  FixtureRule: C.ruleInputSchema,
   Fault: R.faultViewSchema,
   FaultRequest: S.faultSchema,
   JournalEntry: R.journalEntrySchema,
   // an inline fixture set is then validated by the fixture schema: the document shows that one
   ResetRequest: { ...S.resetSchema, properties: { fixtures: { oneOf: [S.resetSchema.properties.fixtures.oneOf[0], fixturesSchema] } } },
   ResetResult: R.resetResultSchema,
-  // each fixture rule, sandbox-wide or of an account's own, is then validated by the rule schema: the document shows that one
-  Fixtures: {
-    ...fixturesSchema,
-    properties: {
-      ...fixturesSchema.properties,
-      rules: fixtureRulesShown,
-      accounts: {
-        ...fixturesSchema.properties.accounts,
-        items: {
-          ...fixturesSchema.properties.accounts.items,
-          properties: { ...fixturesSchema.properties.accounts.items.properties, rules: fixtureRulesShown },
-        },
-      },
-    },
-  },
+  Fixtures: fixturesSchema,
+  Snapshot: R.snapshotSchema,
+  SnapshotRequest: S.snapshotSaveSchema,
   WebhookEndpoint: R.webhookEndpointSchema,
   WebhookEndpointRequest: W.webhookEndpointInputSchema,
   WebhookDelivery: R.deliverySchema,
@@ -213,6 +199,8 @@ const TAGS: Record<string, string> = {
   Merchants: 'Merchants of an account and their wallets (docs/api.md#merchants)',
   'Charge location': "What a payer's bank reads at the URL inside a charge's BR Code (docs/api.md#the-charge-location)",
   'Control: sandbox': 'Health, reset and this document (docs/control-api.md)',
+  'Control: snapshots':
+    "Named snapshots of a tenant's whole world or of the whole sandbox: save, restore, export (docs/control-api.md#snapshots)",
   'Control: clock': 'The sandbox clock (docs/control-api.md#clock)',
   'Control: accounts': 'Accounts, wallets and merchants as the operator sees them (docs/control-api.md#accounts, #merchants-and-wallets)',
   'Control: transactions':

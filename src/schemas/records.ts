@@ -247,3 +247,42 @@ export const ruleRecordSchema = obj(
   { id: str, accountId: uuid, description: str, match: ruleMatchSchema, outcome: ruleOutcomeSchema, createdAt: time },
   ['accountId', 'description'],
 );
+
+// ---- named snapshots ----
+/** How many records of each collection a snapshot holds (accounts, merchants, transactions, deliveries, ...). */
+const snapshotCountsSchema = {
+  type: 'object',
+  additionalProperties: { type: 'integer', minimum: 0 },
+  description: 'records held, by collection (accounts, merchants, wallets, transactions, ledger, deliveries, ...)',
+} as const;
+/**
+ * A named snapshot (docs/control-api.md#snapshots): `id` its name, `accountId` the tenant it holds (null:
+ * the whole sandbox), `file` its file in the data folder's snapshots/ (an in-memory sandbox's: the key of its image),
+ * `sandboxMs` the sandbox-wide clock when it was taken (a restore puts the clocks back to it), `bytes` its size.
+ */
+export const savedSnapshotRecordSchema = obj({
+  id: str,
+  accountId: nullable(uuid),
+  file: str,
+  createdAt: time,
+  sandboxMs: int,
+  counts: snapshotCountsSchema,
+  bytes: int,
+});
+
+// ---- idempotency ----
+/**
+ * The answer of an idempotent cash-out, kept 24 hours (by its tenant's clock) to answer a replay:
+ * `id` is `<principal id>:<key>`, `bodyHash` the sha256 of the canonical request body.
+ */
+export const idempotencyRecordSchema = obj({
+  id: str,
+  principalId: uuid,
+  accountId: uuid,
+  key: str,
+  bodyHash: str,
+  statusCode: int,
+  body: { description: 'the answer as it was given' },
+  createdAt: time,
+  expiresAt: time,
+});

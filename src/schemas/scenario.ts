@@ -24,6 +24,12 @@ const saveName = {
 } as const;
 
 const eventType = oneOfWords(EVENT_TYPES);
+/** A scenario's name for a snapshot of its tenant: the sandbox keeps it as `<name>.<run id>` (at most 64 characters). */
+const snapshotName = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9._-]{1,51}$',
+  'x-message': 'must be 1-51 letters, digits, or . _ -',
+} as const;
 
 /** A matcher: any JSON value (see src/scenarios/matcher.ts). */
 const matcher = {} as const;
@@ -47,6 +53,8 @@ export const STEP_KINDS = [
   'expectNoWebhook',
   'webhookFault',
   'sendWebhook',
+  'snapshot',
+  'restore',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -216,6 +224,9 @@ const stepSchema = {
       additionalProperties: false,
       properties: { body: {}, signature: oneOfWords(SEND_SIGNATURES) },
     },
+    // a named snapshot of the scenario's tenant, kept under the name and the run's id (docs/scenarios.md#steps)
+    snapshot: snapshotName,
+    restore: snapshotName,
   },
   oneOf: STEP_KINDS.map((k) => ({ required: [k] })),
 } as const;

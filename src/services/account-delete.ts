@@ -50,6 +50,8 @@ export function deleteAccount(tx: Tx, ctx: AppContext, id: string): Partial<Reco
   gone('rules', tx.rules.find('byScope', id));
   gone('pixKeys', tx.pixKeys.find('byScope', id));
   gone('faults', tx.faults.find('byScope', id));
+  // what its reset would put back; its named snapshots stay (their export still can be read: docs/control-api.md#snapshots)
+  if (tx.origins.get(id)) gone('origins', [tx.origins.get(id)!]);
   tx.remove('accounts', id);
   counts.accounts = 1;
   return counts;

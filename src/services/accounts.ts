@@ -72,6 +72,7 @@ export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, 
     accountRecord({ ...fields, id, clientId, secretHash, tokenGeneration: nextTokenGeneration(tx), clock }, now),
   );
   if (body.balance) tx.put('ledger', openingEntry(accountRef(id), body.balance, ctx.newId(), now));
+  tx.keepOrigin(id, now); // what its reset puts back (docs/control-api.md#reset-a-tenant)
   return account;
 }
 

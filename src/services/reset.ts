@@ -9,7 +9,7 @@ import { realClock } from '../clock/clock.js';
 import { SandboxError } from '../domain/errors.js';
 import { packagePath } from '../paths.js';
 import type { Fixtures } from '../schemas/fixtures.js';
-import { checkFixtures, hashFixtureSecrets, readFixtures, seed } from './seed.js';
+import { checkFixtures, hashFixtureSecrets, readFixtures, seed, withConfiguredCredentials } from './seed.js';
 import { emptyData } from '../store/model.js';
 import { ensureConfigEndpoint } from './webhook-endpoints.js';
 
@@ -53,10 +53,7 @@ export function resetSandbox(ctx: AppContext, fixtures: Fixtures): Promise<{ mov
 }
 
 async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsideTo: string | null }> {
-  const first = fixtures.accounts[0]!;
-  if (ctx.config.clientId) first.client_id = ctx.config.clientId;
-  if (ctx.config.clientSecret) first.client_secret = ctx.config.clientSecret;
-  const hashes = await hashFixtureSecrets(fixtures);
+  const hashes = await hashFixtureSecrets(withConfiguredCredentials(fixtures, ctx.config));
 
   const store = ctx.store;
   await store.sync();

@@ -1,6 +1,7 @@
 // Outcome rules (docs/control-api.md#outcome-rules): sandbox-wide, or one tenant's own
 // (docs/decisions.md#d62-scoped-arrangements). A tenant's new transaction is decided by the first
 // matching rule of its own, then of the sandbox-wide ones, each in creation order.
+import { ruleChecks } from '../schemas/checks.js';
 import type { RuleInput } from '../schemas/control.js';
 import { notFound, SandboxError } from '../domain/errors.js';
 import { SANDBOX_WIDE, scopedId, scopeOf } from '../domain/scope.js';
@@ -36,17 +37,11 @@ export function* rulesFor(data: Reads, accountId: string): Generator<Readonly<Ru
 export const listRules = (data: Reads, accountId?: string): Iterable<Readonly<Rule>> =>
   accountId ? data.rules.find('byScope', accountId, oldest) : data.rules.scan(oldest);
 
-/** Checks what the schema cannot say; throws a VALIDATION_ERROR. */
+/** Checks what the schema cannot say (the rules of ruleChecks, which the route also runs beside the schema); throws a VALIDATION_ERROR. */
 function checkRule(input: RuleInput): void {
-  const { match, outcome } = input;
-  if (match.amountMin !== undefined && match.amountMax !== undefined && match.amountMin > match.amountMax)
-    throw new SandboxError('VALIDATION_ERROR', 'match.amountMin must not exceed match.amountMax', [
-      { path: '/match/amountMin', message: 'must not exceed amountMax' },
-    ]);
-  if (outcome.action === 'fail' && outcome.code === undefined)
-    throw new SandboxError('VALIDATION_ERROR', 'outcome.code is required for a fail outcome', [
-      { path: '/outcome/code', message: 'is required when action is fail' },
-    ]);
+  const issues = ruleChecks(input);
+  if (issues.length > 0)
+    throw new SandboxError('VALIDATION_ERROR', `${issues[0]!.path.slice(1).replace('/', '.')} ${issues[0]!.message}`, issues);
 }
 
 export function putRule(

@@ -1,16 +1,19 @@
-// Loads a fixture set into an empty store: accounts with opening balances, their merchants,
-// the PIX key directory, outcome rules and webhook endpoints.
+// Loads a fixture set into an empty store (docs/configuration.md#fixtures): accounts with opening
+// balances, their merchants, the PIX key directory, outcome rules and webhook endpoints, and what an
+// export of a named snapshot adds (transactions, the ledger, webhook events and deliveries,
+// idempotency records, delivery faults, sends), each as it was. Each tenant's origin (what its reset
+// puts back) is kept as it stands once loaded.
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { newAccountClock, tenantNowMs } from '../clock/clock.js';
+import type { Config } from '../config.js';
 import { hashSecret } from '../domain/credentials.js';
 import { SandboxError } from '../domain/errors.js';
-import { webhookUrlProblem } from '../domain/webhook-targets.js';
-import { fixturesSchema, type Fixtures } from '../schemas/fixtures.js';
-import { ruleInputSchema } from '../schemas/control.js';
+import { fixtureChecks } from '../schemas/fixture-checks.js';
+import { fixturesSchema, RECORD_SECTIONS, type FixtureAccount, type Fixtures } from '../schemas/fixtures.js';
 import { validateBody } from '../schemas/validator.js';
 import type { Reads, Tx } from '../store/store.js';
-import type { New, WebhookEndpoint } from '../store/model.js';
+import type { New, Stored, WebhookEndpoint } from '../store/model.js';
 import { accountRef, walletRef } from '../domain/ledger.js';
 import { accountRecord, openingEntry } from './accounts.js';
 import { merchantRecords } from './merchants.js';
@@ -33,48 +36,31 @@ export async function readFixtures(file: string): Promise<Fixtures> {
   }
 }
 
+/** The schema and the checks of the control calls that make the same things: one answer names every problem. */
 export function checkFixtures(value: unknown): Fixtures {
-  const fixtures = validateBody<Fixtures>(fixturesSchema, value);
-  // what the fixture schema leaves to the control API's own checks: each rule's body, and each
-  // PIX key's shape per kind and check digits, sandbox-wide and in each account's own section
-  const sections = [{ at: '', of: fixtures }, ...fixtures.accounts.map((a, i) => ({ at: `/accounts/${i}`, of: a }))];
-  for (const { at, of } of sections) {
-    checkEach(of.rules, 'rule', `${at}/rules`, (r) => validateBody(ruleInputSchema, r));
-    checkEach(of.pixKeys, 'PIX key', `${at}/pixKeys`, (k) => pixKeyEntry(k, null, ''));
-  }
-  // the URL rule of every way an endpoint is made (docs/decisions.md#d66-every-webhook-attempt-is-recorded)
-  checkEach(fixtures.webhooks, 'webhook', '/webhooks', (w) => {
-    const problem = webhookUrlProblem(w.url);
-    if (problem) throw new SandboxError('VALIDATION_ERROR', `url ${problem}`, [{ path: '/url', message: problem }]);
-  });
-  return fixtures;
+  return validateBody<Fixtures>(fixturesSchema, value, fixtureChecks);
 }
 
-/** Runs `check` on each item; a refusal names the item and points its details into the file. */
-function checkEach<T>(items: T[] | undefined, what: string, path: string, check: (item: T) => unknown): void {
-  items?.forEach((item, i) => {
-    try {
-      check(item);
-    } catch (e) {
-      const err = e as SandboxError;
-      throw new SandboxError(
-        'VALIDATION_ERROR',
-        `${what} ${i}: ${err.message}`,
-        err.details.map((d) => ({ ...d, path: `${path}/${i}${d.path}` })),
-      );
-    }
-  });
+/** The configured credentials of the default account (--client-id, --client-secret) replace the set's own. */
+export function withConfiguredCredentials(f: Fixtures, config: Pick<Config, 'clientId' | 'clientSecret'>): Fixtures {
+  const first = f.accounts[0]!;
+  if (config.clientId) first.client_id = config.clientId;
+  if (config.clientSecret) {
+    first.client_secret = config.clientSecret;
+    delete first.client_secret_hash;
+  }
+  return f;
 }
 
 /** Secrets are hashed before the synchronous commit (scrypt is asynchronous); they are in clear in the fixture file or the configuration. */
 export async function hashFixtureSecrets(f: Fixtures): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
   const secrets = f.accounts.flatMap((a) => [a.client_secret, ...(a.merchants ?? []).map((m) => m.client_secret)]);
-  await Promise.all(secrets.map(async (s) => hashes.set(s, await hashSecret(s, 'published'))));
+  await Promise.all(secrets.map(async (s) => s !== undefined && hashes.set(s, await hashSecret(s, 'published'))));
   return hashes;
 }
 
-/** A section's PIX keys and rules, in a scope (an account's own, or null: sandbox-wide); they carry the sandbox-wide time. */
+/** A section's PIX keys and rules, in a scope (an account's own, or null: sandbox-wide), at the time an export gives or now. */
 function seedArrangements(
   tx: Tx,
   section: Pick<Fixtures, 'pixKeys' | 'rules'>,
@@ -82,57 +68,74 @@ function seedArrangements(
   now: string,
   newId: () => string,
 ) {
-  for (const k of section.pixKeys ?? []) tx.put('pixKeys', pixKeyEntry(k, accountId, now));
-  for (const r of section.rules ?? []) tx.put('rules', buildRule(r as never, accountId, newId(), now));
+  for (const k of section.pixKeys ?? []) tx.put('pixKeys', pixKeyEntry(k, accountId, k.createdAt ?? now));
+  for (const r of section.rules ?? []) tx.put('rules', buildRule(r as never, accountId, newId(), r.createdAt ?? now));
 }
 
+/** A client's stored secret: the hash an export gives, or the hash of the secret given in clear. */
+const secretOf = (client: { client_secret?: string; client_secret_hash?: string }, hashes: Map<string, string>): string =>
+  client.client_secret_hash ?? hashes.get(client.client_secret!)!;
+
 export function seed(tx: Tx, f: Fixtures, hashes: Map<string, string>, now: string, newId: () => string): void {
-  const sandboxNow = now;
   const sandboxMs = Date.parse(now);
-  for (const fa of f.accounts) {
-    const { clock: asked, ...a } = fa;
-    const clock = newAccountClock(asked, sandboxMs);
-    // an account with its own clock starts on it: its records carry that clock's time
-    const now = new Date(tenantNowMs(clock, sandboxMs)).toISOString();
-    const tokenGeneration = nextTokenGeneration(tx);
-    tx.put(
-      'accounts',
-      accountRecord({ ...a, clientId: a.client_id, secretHash: hashes.get(a.client_secret)!, tokenGeneration, clock }, now),
-    );
-    if (a.balance) tx.put('ledger', openingEntry(accountRef(a.id), a.balance, newId(), now));
-    for (const m of a.merchants ?? []) {
-      const { client_id, client_secret, balance, ...fields } = m;
-      const { merchant, wallet } = merchantRecords(
-        {
-          ...fields,
-          accountId: a.id,
-          status: m.status ?? 'ACTIVE',
-          clientId: client_id,
-          secretHash: hashes.get(client_secret)!,
-          tokenGeneration: nextTokenGeneration(tx),
-        },
-        now,
-      );
-      tx.put('merchants', merchant);
-      tx.put('wallets', wallet);
-      if (balance) tx.put('ledger', openingEntry(walletRef(wallet.id), balance, newId(), now));
-    }
-    seedArrangements(tx, a, a.id, sandboxNow, newId);
-  }
-  seedArrangements(tx, f, null, sandboxNow, newId);
+  for (const fa of f.accounts) seedAccount(tx, fa, hashes, sandboxMs, newId, now);
+  seedArrangements(tx, f, null, now, newId);
   const defaultAccount = f.accounts[0]!.id;
   for (const w of f.webhooks ?? []) {
     const ep: New<WebhookEndpoint> = {
-      id: newId(),
+      id: w.id ?? newId(),
       accountId: w.accountId ?? defaultAccount,
       url: w.url,
-      events: (w.events as WebhookEndpoint['events']) ?? null,
+      events: w.events ?? null,
       secret: w.secret ?? `whsec_${randomBytes(18).toString('base64url')}`,
-      source: 'config',
-      createdAt: now,
+      source: w.source ?? 'config',
+      createdAt: w.createdAt ?? now,
     };
     tx.put('webhookEndpoints', ep);
   }
+  // what an export holds besides, as the store kept it (the checks made sure it holds together)
+  for (const c of RECORD_SECTIONS) for (const r of f[c] ?? []) tx.put(c, r as New<Stored> as never);
+  for (const a of f.accounts) tx.keepOrigin(a.id, now);
+}
+
+function seedAccount(
+  tx: Tx,
+  fa: FixtureAccount,
+  hashes: Map<string, string>,
+  sandboxMs: number,
+  newId: () => string,
+  sandboxNow: string,
+): void {
+  const { clock: asked, ...a } = fa;
+  const clock = newAccountClock(asked, sandboxMs);
+  // an account with its own clock starts on it: its records carry that clock's time
+  const now = new Date(tenantNowMs(clock, sandboxMs)).toISOString();
+  const { pixKeys, rules, ...fields } = a;
+  const account = accountRecord(
+    { ...fields, clientId: a.client_id, secretHash: secretOf(a, hashes), tokenGeneration: nextTokenGeneration(tx), clock },
+    a.createdAt ?? now,
+  );
+  tx.put('accounts', { ...account, updatedAt: a.updatedAt ?? account.updatedAt });
+  if (a.balance) tx.put('ledger', openingEntry(accountRef(a.id), a.balance, newId(), now));
+  for (const m of a.merchants ?? []) {
+    const { client_id, client_secret: _secret, client_secret_hash: _hash, balance, createdAt, updatedAt, ...fields } = m;
+    const { merchant, wallet } = merchantRecords(
+      {
+        ...fields,
+        accountId: a.id,
+        status: m.status ?? 'ACTIVE',
+        clientId: client_id,
+        secretHash: secretOf(m, hashes),
+        tokenGeneration: nextTokenGeneration(tx),
+      },
+      createdAt ?? now,
+    );
+    tx.put('merchants', { ...merchant, updatedAt: updatedAt ?? merchant.updatedAt });
+    tx.put('wallets', wallet);
+    if (balance) tx.put('ledger', openingEntry(walletRef(wallet.id), balance, newId(), now));
+  }
+  // its own keys and rules carry the sandbox-wide time, as the sandbox-wide ones do
+  seedArrangements(tx, { pixKeys, rules }, a.id, sandboxNow, newId);
 }
 
 /** A store is empty until fixtures have been loaded into it. */

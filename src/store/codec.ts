@@ -116,6 +116,11 @@ export class Codec {
     return this.#reader.value(bytes, start) as string;
   }
 
+  /** The id of the entry packed at `start`, and where its record begins. */
+  entryIdAndEnd(bytes: Buffer, start: number): [string, number] {
+    return this.#reader.valueAndEnd(bytes, start) as [string, number];
+  }
+
   /** The record of the entry packed at `start`, and its id. */
   entry(bytes: Buffer, start: number): { id: string; record: unknown } {
     const [id, at] = this.#reader.valueAndEnd(bytes, start);

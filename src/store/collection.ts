@@ -16,6 +16,8 @@ import { MAX_VALUE, PairSet } from './pairs.js';
 export interface KeyIndexSpec<T> {
   /** the key a record is filed under; null or undefined: not in this index */
   key: (r: T) => string | null | undefined;
+  /** the top-level fields `key` reads: a packed collection checks a record's key by decoding only those (keysUnder) */
+  fields?: ReadonlySet<string>;
 }
 /** An ordered index per group (each account's due work, ordered by its instant, read with that account's clock). */
 export interface GroupOrderIndexSpec<T> {
@@ -174,6 +176,42 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
     return this.#keyIndex(index).pairs.count(hash32(key));
   }
 
+  // ---- where records are, without reading them (a scope's records: scope.ts) ----
+
+  /** The seqs of the records filed under `key`, oldest first, each checked against the key itself. */
+  seqsUnder(index: string, key: string): number[] {
+    const ix = this.#keyIndex(index);
+    const spec = ix.spec as KeyIndexSpec<T>;
+    const out: number[] = [];
+    for (const seq of ix.pairs.bucket(hash32(key), 0, 1)) if (this.keyAt(seq, spec) === key) out.push(seq);
+    return out;
+  }
+
+  /** The seqs of every record of one group of a grouped ordered index. */
+  seqsInGroup(index: string, group: string): number[] {
+    const set = this.#groupIndex(index).setOf(group, false);
+    return set ? Array.from(set.walk(-Infinity, 0, 1), ([, seq]) => seq) : [];
+  }
+
+  /** Whether a record has this seq. */
+  hasSeq(seq: number): boolean {
+    return this.rows.first(seq) !== undefined;
+  }
+
+  /** The seq of every record, oldest first. */
+  allSeqs(): number[] {
+    return Array.from(this.rows.walk(0, START, 1), ([seq]) => seq);
+  }
+
+  /** The key of the record of `seq` in a key index (a packed collection decodes only the fields the index names). */
+  protected keyAt(seq: number, spec: KeyIndexSpec<T>): string | null | undefined {
+    const r = this.bySeq(seq);
+    return r ? spec.key(r) : undefined;
+  }
+
+  /** The id of the record of `seq`. */
+  abstract idAt(seq: number): string | undefined;
+
   *orderedIn(index: string, group: string, upTo = Infinity): IterableIterator<Readonly<T>> {
     const set = this.#groupIndex(index).setOf(group, false);
     if (set) yield* this.#walkUpTo(set, upTo);
@@ -259,6 +297,10 @@ export class PlainCollection<T extends Stored> extends Collection<T> {
 
   seqOf(id: string): number | undefined {
     return this.#byId.get(id)?.seq;
+  }
+
+  idAt(seq: number): string | undefined {
+    return this.#bySeq.get(seq)?.id;
   }
 
   override get(id: string): Readonly<T> | undefined {

@@ -1,15 +1,17 @@
-// The two files of a store, the snapshot (db.json) and the write-ahead log (db.json.wal), have one
-// line format and one reader. Each is JSON lines: the first a header naming the file's kind and its
-// format version, every other line an array of ops (ops.ts), as the store appends them. A snapshot
-// is a log that starts from nothing — a line of meta ops, one line per record — closed by an end
-// line that counts the lines before it, so that a copy cut short is refused, never read as a
-// smaller store. docs/store.md#on-disk shows both.
+// The files of a store, the snapshot (db.json), the write-ahead log (db.json.wal) and the named
+// snapshots it saved (snapshots/*.json), have one line format and one reader. Each is JSON lines:
+// the first a header naming the file's kind and its format version, every other line an array of
+// ops (ops.ts), as the store appends them. A snapshot is a log that starts from nothing — a line of
+// meta ops, one line per record — closed by an end line that counts the lines before it, so that a
+// copy cut short is refused, never read as a smaller store; a saved named snapshot is the same for
+// one scope's records. docs/store.md#on-disk shows them.
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { SCHEMA_VERSION } from './model.js';
 import type { Op } from './ops.js';
 
-export type FileKind = 'snapshot' | 'log';
+/** The store's snapshot, its log, and a named snapshot saved beside them (saved.ts). */
+export type FileKind = 'snapshot' | 'log' | 'saved';
 
 export interface Header {
   pixSandbox: FileKind;
@@ -17,6 +19,10 @@ export interface Header {
   version: number;
   /** a snapshot: the number of the last rotated log it covers (wal-adapter.ts) */
   covers?: number;
+  /** a named snapshot: its name, its tenant (null: the whole sandbox), and the sandbox-wide clock when it was taken */
+  name?: string;
+  accountId?: string | null;
+  sandboxMs?: number;
 }
 
 /** A data file this build cannot use; nothing was written to it. A start-up refused for it exits 2. */
@@ -32,9 +38,9 @@ export class StoreFileError extends Error {
 /** Files are created readable by their owner only: they hold the token signing key and webhook secrets. */
 export const FILE_MODE = 0o600;
 
-/** The first line of a file (a log's has no `covers`: JSON leaves an undefined field out). */
-export const headerLine = (kind: FileKind, covers?: number): string =>
-  `${JSON.stringify({ pixSandbox: kind, version: SCHEMA_VERSION, covers })}\n`;
+/** The first line of a file: its kind, this build's format version, and what the kind adds (a snapshot's `covers`). */
+export const headerLine = (kind: FileKind, fields: Omit<Header, 'pixSandbox' | 'version'> = {}): string =>
+  `${JSON.stringify({ pixSandbox: kind, version: SCHEMA_VERSION, ...fields })}\n`;
 export const endLine = (lines: number): string => `${JSON.stringify({ end: lines })}\n`;
 
 const CHUNK = 1 << 20;
@@ -51,12 +57,17 @@ export interface FileRead {
 
 /**
  * Reads a data file a chunk at a time (never whole in memory), checks its header, and hands each
- * line of ops to `onOps` in file order. Resolves with null when there is no file.
+ * line of ops to `onOps` in file order (awaiting it when it answers a promise: a log's restore op
+ * reads a saved file). Resolves with null when there is no file.
  * What refuses the file (StoreFileError, naming it): a header of another kind or of a newer format
- * version, a line that does not parse, an op `onOps` rejects, a snapshot without its end line. A
- * log's torn last line — a crash in the middle of an append, never acknowledged — is dropped.
+ * version, a line that does not parse, an op `onOps` rejects, a snapshot or a saved file without its
+ * end line. A log's torn last line — a crash in the middle of an append, never acknowledged — is dropped.
  */
-export async function readDataFile(file: string, kind: FileKind, onOps: (ops: Op[]) => void): Promise<FileRead | null> {
+export async function readDataFile(
+  file: string,
+  kind: FileKind,
+  onOps: (ops: Op[], header: Header) => void | Promise<void>,
+): Promise<FileRead | null> {
   let fh: FileHandle;
   try {
     fh = await open(file, 'r');
@@ -69,7 +80,9 @@ export async function readDataFile(file: string, kind: FileKind, onOps: (ops: Op
   let ended = false;
   let dropped = false;
   const refuse = (reason: string) => new StoreFileError(file, `line ${lineNo}: ${reason}`);
-  const line = (text: string, terminated: boolean) => {
+  const closed = kind !== 'log'; // a file written whole ends with its end line
+  const failed = (e: unknown) => (e instanceof StoreFileError ? e : refuse((e as Error).message));
+  const line = (text: string, terminated: boolean): Promise<void> | undefined => {
     lineNo++;
     let value: unknown;
     try {
@@ -82,11 +95,12 @@ export async function readDataFile(file: string, kind: FileKind, onOps: (ops: Op
     else if (ended) throw refuse('a line after the end line');
     else if (Array.isArray(value)) {
       try {
-        onOps(value as Op[]);
+        const applying = onOps(value as Op[], header);
+        if (applying) return applying.catch((e: unknown) => Promise.reject(failed(e)));
       } catch (e) {
-        throw refuse((e as Error).message);
+        throw failed(e);
       }
-    } else if (kind === 'snapshot' && typeof (value as { end?: unknown } | null)?.end === 'number') {
+    } else if (closed && typeof (value as { end?: unknown } | null)?.end === 'number') {
       const { end } = value as { end: number };
       if (end !== lineNo - 2) throw refuse(`its end line counts ${end} lines of ops, but ${lineNo - 2} precede it`);
       ended = true;
@@ -104,14 +118,15 @@ export async function readDataFile(file: string, kind: FileKind, onOps: (ops: Op
       const text = rest + decoder.write(buf.subarray(0, bytesRead));
       let start = 0;
       for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-        line(text.slice(start, nl), true);
+        const applying = line(text.slice(start, nl), true);
+        if (applying) await applying;
         start = nl + 1;
       }
       rest = text.slice(start);
     }
     rest += decoder.end();
-    if (rest !== '') line(rest, false);
-    if (kind === 'snapshot' && !ended) throw new StoreFileError(file, `it ends after line ${lineNo} without its end line (cut short?)`);
+    if (rest !== '') await line(rest, false);
+    if (closed && !ended) throw new StoreFileError(file, `it ends after line ${lineNo} without its end line (cut short?)`);
     return { header, bytes, lines: Math.max(0, lineNo - (header ? 1 : 0) - (ended || dropped ? 1 : 0)), dropped };
   } finally {
     await fh.close();
@@ -132,6 +147,9 @@ function checkHeader(file: string, kind: FileKind, value: unknown): Header {
   }
   if (kind === 'snapshot' && !(Number.isSafeInteger(h.covers) && h.covers! >= 0)) {
     throw new StoreFileError(file, 'its header does not say which logs it covers');
+  }
+  if (kind === 'saved' && !(typeof h.name === 'string' && Number.isSafeInteger(h.sandboxMs) && h.accountId !== undefined)) {
+    throw new StoreFileError(file, 'its header does not name the snapshot, its tenant and its time');
   }
   return h as Header;
 }

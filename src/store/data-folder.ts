@@ -7,10 +7,10 @@ import path from 'node:path';
 import { FILE_MODE } from './data-file.js';
 import { lockFolder, type FolderLock } from './lock.js';
 
-const FOLDER_MODE = 0o700;
+export const FOLDER_MODE = 0o700;
 
-/** The names the sandbox keeps in its folder: the store's files (db.json, its logs, snapshots aside, backups), the certificate, the lock. */
-const OURS = /^(db\.json|cert\.pem|key\.pem)(\..+)?$|^lock$/;
+/** The names the sandbox keeps in its folder: the store's files (db.json, its logs, snapshots aside, backups), the certificate, the lock, the named snapshots. */
+const OURS = /^(db\.json|cert\.pem|key\.pem)(\..+)?$|^lock$|^snapshots$/;
 
 export interface DataFolder {
   readonly path: string;

@@ -20,9 +20,11 @@ export class StoreData {
   meta: Meta;
   readonly balances = new Balances();
   readonly collections: Collections;
+  /** the codec of the packed collections: their entries mean something only under it (image.ts) */
+  readonly codec = new Codec();
   constructor(meta: Meta) {
     this.meta = { ...meta };
-    const codec = new Codec();
+    const codec = this.codec;
     const made = {} as Record<CollectionName, Collection<never>>;
     for (const c of COLLECTIONS) {
       const spec = SCHEMA[c] as { packed: boolean; indexes: Record<string, IndexSpec<never>> };

@@ -5,6 +5,7 @@ import type { Wire } from '../schemas/from-schema.js';
 import type {
   chargeRecordSchema,
   customerSchema,
+  idempotencyRecordSchema,
   partySchema,
   scheduledOutcomeSchema,
   splitShareSchema,
@@ -12,7 +13,7 @@ import type {
   transferDetailsSchema,
   transferRecordSchema,
 } from '../schemas/records.js';
-import type { Stored, StoredAs } from './model-meta.js';
+import type { StoredAs } from './model-meta.js';
 
 export type Customer = Wire<typeof customerSchema>;
 /** A party of a settled PIX payment: the payer of a charge, or the receiver of a transfer. */
@@ -27,17 +28,5 @@ export type Charge = StoredAs<typeof chargeRecordSchema>;
 export type Transfer = StoredAs<typeof transferRecordSchema>;
 export type Transaction = Charge | Transfer;
 
-export interface IdempotencyRecord extends Stored {
-  /** `${principalId}:${key}` */
-  id: string;
-  principalId: string;
-  /** the principal's account: its clock ages the record */
-  accountId: string;
-  key: string;
-  /** sha256 of the canonical request body */
-  bodyHash: string;
-  statusCode: number;
-  body: unknown;
-  createdAt: string;
-  expiresAt: string;
-}
+/** The record of an idempotent cash-out's answer (its schema: src/schemas/records.ts). */
+export type IdempotencyRecord = StoredAs<typeof idempotencyRecordSchema>;

@@ -10,6 +10,7 @@ import type { LedgerEntry } from './model-ledger.js';
 import { SCHEMA_VERSION, type Meta } from './model-meta.js';
 import type { IdempotencyRecord, Transaction } from './model-transactions.js';
 import type { Delivery, WebhookEndpoint, WebhookEvent, WebhookFault, WebhookSend } from './model-webhooks.js';
+import type { Origin, SavedSnapshot } from './model-snapshots.js';
 
 export { SCHEMA_VERSION } from './model-meta.js';
 export type * from './model-meta.js';
@@ -18,6 +19,7 @@ export type * from './model-transactions.js';
 export type * from './model-ledger.js';
 export type * from './model-webhooks.js';
 export type * from './model-controls.js';
+export type * from './model-snapshots.js';
 // the closed lists of words are declared once, in the domain
 export type * from '../domain/vocabulary.js';
 
@@ -38,6 +40,8 @@ export interface Data {
   faults: Record<string, Fault>;
   webhookFaults: Record<string, WebhookFault>;
   webhookSends: Record<string, WebhookSend>;
+  origins: Record<string, Origin>;
+  savedSnapshots: Record<string, SavedSnapshot>;
 }
 
 export type CollectionName = Exclude<keyof Data, 'meta'>;
@@ -58,7 +62,15 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'faults',
   'webhookFaults',
   'webhookSends',
+  'origins',
+  'savedSnapshots',
 ];
+
+/**
+ * The collections of the sandbox's state: everything but the catalog of named snapshots, which a
+ * snapshot does not hold and a restore does not change (docs/store.md#named-snapshots).
+ */
+export const STATE_COLLECTIONS: readonly CollectionName[] = COLLECTIONS.filter((c) => c !== 'savedSnapshots');
 
 export function emptyData(signingSecret: string, now: string): Data {
   const data = { meta: { schemaVersion: SCHEMA_VERSION, signingSecret, clockOffsetMs: 0, seq: 0, createdAt: now } } as Data;

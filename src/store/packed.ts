@@ -9,7 +9,7 @@
 // All three live outside the JavaScript heap: 100,000 records cost the collector a few hundred
 // objects, and the heap (and what V8 keeps in reserve for it) does not grow with the store.
 import type { Codec } from './codec.js';
-import { Collection, type IndexSpec } from './collection.js';
+import { Collection, type IndexSpec, type KeyIndexSpec } from './collection.js';
 import { hash32 } from './hash.js';
 import type { Stored } from './model.js';
 import { PairSet } from './pairs.js';
@@ -159,6 +159,33 @@ export class PackedCollection<T extends Stored> extends Collection<T> {
   getFields(id: string, fields: ReadonlySet<string>): Readonly<Partial<T>> | undefined {
     if (this.#find(id) === undefined) return undefined;
     return this.#codec.decodeRecordFields(this.#hitChunk, this.#hitAt, fields, id) as Partial<T>;
+  }
+
+  /** The codec the entries are packed with (an image of them is comparable only under the same one). */
+  get codec(): Codec {
+    return this.#codec;
+  }
+
+  /** The packed entry of `seq` (its id, then its record), as a view into the arena: copy it to keep it. */
+  entryAt(seq: number): Buffer | undefined {
+    const pos = this.rows.first(seq);
+    if (pos === undefined) return undefined;
+    const [chunk, start] = this.#arena.locate(pos);
+    return chunk.subarray(start, start + chunk.readUInt32LE(start - LENGTH_BYTES));
+  }
+
+  idAt(seq: number): string | undefined {
+    const entry = this.entryAt(seq);
+    return entry && this.#codec.entryId(entry, 0);
+  }
+
+  /** The fields an index names, decoded alone (a transaction's account, not its BR Code). */
+  protected override keyAt(seq: number, spec: KeyIndexSpec<T>): string | null | undefined {
+    if (!spec.fields) return super.keyAt(seq, spec);
+    const entry = this.entryAt(seq);
+    if (!entry) return undefined;
+    const [id, at] = this.#codec.entryIdAndEnd(entry, 0);
+    return spec.key(this.#codec.decodeRecordFields(entry, at, spec.fields, id) as T);
   }
 
   _set(record: T): { before: Readonly<T> | undefined; stored: Readonly<T> } {

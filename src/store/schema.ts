@@ -18,6 +18,7 @@ import type {
   Merchant,
   PixKeyEntry,
   Rule,
+  SavedSnapshot,
   Transaction,
   Wallet,
   WebhookEndpoint,
@@ -26,7 +27,9 @@ import type {
   WebhookSend,
 } from './model.js';
 
-const key = <T>(fn: (r: T) => string | null | undefined): KeyIndexSpec<T> => ({ key: fn });
+/** A key index; `fields`, the record's top-level fields `fn` reads, lets a packed collection check a key by decoding only them. */
+const key = <T>(fn: (r: T) => string | null | undefined, fields?: readonly (keyof T & string)[]): KeyIndexSpec<T> =>
+  fields ? { key: fn, fields: new Set(fields) } : { key: fn };
 const grouped = <T>(group: (r: T) => string | null | undefined, fn: (r: T) => number | null): GroupOrderIndexSpec<T> => ({
   group,
   order: fn,
@@ -56,7 +59,7 @@ export const SCHEMA = {
   transactions: {
     packed: true,
     indexes: {
-      byAccount: key<Transaction>((t) => t.accountId),
+      byAccount: key<Transaction>((t) => t.accountId, ['accountId']),
       byAccountStatus: key<Transaction>((t) => accountStatusKey(t.accountId, t.status)),
       byStatus: key<Transaction>((t) => t.status),
       byExternalId: key<Transaction>((t) => (t.type === 'CASH_IN' ? t.externalId : null)),
@@ -70,9 +73,9 @@ export const SCHEMA = {
   ledger: {
     packed: true,
     indexes: {
-      byTransaction: key<LedgerEntry>((e) => e.transactionId),
+      byTransaction: key<LedgerEntry>((e) => e.transactionId, ['transactionId']),
       /** entries of no transaction (an opening balance, an adjustment) by the account or wallet they move money of */
-      byHolder: key<LedgerEntry>((e) => (e.transactionId === null ? holderOf(e) : null)),
+      byHolder: key<LedgerEntry>((e) => (e.transactionId === null ? holderOf(e) : null), ['transactionId', 'from', 'to']),
     },
   },
   idempotency: {
@@ -89,11 +92,11 @@ export const SCHEMA = {
   pixKeys: { packed: false, indexes: { byScope: key<PixKeyEntry>((k) => scopeOf(k.accountId)) } },
   rules: { packed: false, indexes: { byScope: key<Rule>((r) => scopeOf(r.accountId)) } },
   webhookEndpoints: { packed: false, indexes: { byAccount: key<WebhookEndpoint>((e) => e.accountId) } },
-  events: { packed: true, indexes: { byTransaction: key<WebhookEvent>((e) => e.transactionId) } },
+  events: { packed: true, indexes: { byTransaction: key<WebhookEvent>((e) => e.transactionId, ['transactionId']) } },
   deliveries: {
     packed: true,
     indexes: {
-      byTransaction: key<Delivery>((d) => d.transactionId),
+      byTransaction: key<Delivery>((d) => d.transactionId, ['transactionId']),
       byEndpoint: key<Delivery>((d) => d.endpointId),
       byEvent: key<Delivery>((d) => d.eventId),
       byStatus: key<Delivery>((d) => d.status),
@@ -116,6 +119,10 @@ export const SCHEMA = {
     packed: false,
     indexes: { byEndpoint: key<WebhookSend>((s) => s.endpointId), byAccount: key<WebhookSend>((s) => s.accountId) },
   },
+  /** each tenant's origin, by its account id (get) */
+  origins: { packed: false, indexes: {} },
+  /** the catalog of named snapshots, by name (get), and a tenant's by its account */
+  savedSnapshots: { packed: false, indexes: { byAccount: key<SavedSnapshot>((s) => s.accountId) } },
 } satisfies { [C in CollectionName]: { packed: boolean; indexes: Record<string, IndexSpec<EntityOf<C>>> } };
 
 type IndexesOf<C extends CollectionName> = (typeof SCHEMA)[C]['indexes'];

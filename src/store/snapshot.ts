@@ -8,6 +8,7 @@
 // `covers` is the number of the last log file the snapshot covers (see wal-adapter.ts).
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { endLine, FILE_MODE, headerLine } from './data-file.js';
 import type { StoreData } from './data.js';
 import { COLLECTIONS, type Data, type Meta } from './model.js';
@@ -58,16 +59,33 @@ const CHUNK = 1 << 20;
  * never a part. Yields to the event loop between chunks, so requests keep being served. Resolves
  * with the size written.
  */
-export async function writeSnapshot(file: string, src: SnapshotSource, fsync: boolean): Promise<number> {
+export function writeSnapshot(file: string, src: SnapshotSource, fsync: boolean): Promise<number> {
+  // the version is the header's: meta keeps it in memory only
+  const { schemaVersion: _version, ...meta } = src.meta;
+  const metaOps: Op[] = Object.entries(meta).map(([k, v]) => ({ meta: k as keyof Meta, v }));
+  return writeLines(file, headerLine('snapshot', { covers: src.wal }), metaOps, src.collections, fsync);
+}
+
+/**
+ * Writes a file of ops whole: its header, a line of meta ops (when there are any), one line per
+ * record, its end line; to a temporary file renamed over `file` once synced (and, with `durable`, the
+ * rename synced too: the caller is about to name the file in a change of its own). Resolves with the
+ * size written.
+ */
+export async function writeLines(
+  file: string,
+  header: string,
+  metaOps: Op[],
+  collections: SnapshotSource['collections'],
+  fsync: boolean,
+  durable = false,
+): Promise<number> {
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const fh: FileHandle = await open(tmp, 'wx', FILE_MODE);
   let bytes = 0;
   try {
-    // the version is the header's: meta keeps it in memory only
-    const { schemaVersion: _version, ...meta } = src.meta;
-    const metaOps: Op[] = Object.entries(meta).map(([k, v]) => ({ meta: k as keyof Meta, v }));
-    let chunk = headerLine('snapshot', src.wal) + `${JSON.stringify(metaOps)}\n`;
-    let lines = 1;
+    let chunk = header + (metaOps.length > 0 ? `${JSON.stringify(metaOps)}\n` : '');
+    let lines = metaOps.length > 0 ? 1 : 0;
     const flush = async (force = false) => {
       if (!force && chunk.length < CHUNK) return;
       const buf = Buffer.from(chunk, 'utf8');
@@ -75,7 +93,7 @@ export async function writeSnapshot(file: string, src: SnapshotSource, fsync: bo
       bytes += buf.length;
       chunk = '';
     };
-    for (const { name, records } of src.collections) {
+    for (const { name, records } of collections) {
       for (const [id, v] of records()) {
         chunk += `${JSON.stringify([{ c: name, id, v }])}\n`;
         lines++;
@@ -87,11 +105,22 @@ export async function writeSnapshot(file: string, src: SnapshotSource, fsync: bo
     if (fsync) await fh.sync();
     await fh.close();
     await rename(tmp, file);
+    if (fsync && durable) await syncFolder(path.dirname(file));
     return bytes;
   } catch (e) {
     await fh.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
     throw e;
+  }
+}
+
+/** Makes the folder's entries (a rename, a removal) durable. */
+async function syncFolder(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
   }
 }
 

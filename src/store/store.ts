@@ -7,28 +7,24 @@
 // is Low.write() (wal-adapter.ts); compaction runs beside the appends, never in front of them.
 // docs/store.md tells the whole story.
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { Low } from 'lowdb';
 import type { BalanceReader } from './balances.js';
 import { IdleRelease } from './idle-release.js';
 import { StoreData, type Reads } from './data.js';
-import { emptyData, type CollectionName, type Data, type EntityOf, type Meta, type New } from './model.js';
-import type { Op } from './ops.js';
+import { emptyData, type CollectionName, type Data, type Meta, type Stored } from './model.js';
+import { buildImage, captureImage, type Image } from './image.js';
+import type { Op, RestoreOp } from './ops.js';
+import { originImage } from './restore.js';
+import { scopeSeqs } from './scope.js';
+import { Shelf, SNAPSHOTS_FOLDER } from './saved.js';
 import type { ReaderOf } from './schema.js';
 import { MemoryAdapter, WalAdapter, type LogAdapter } from './wal-adapter.js';
 
-export type { Reads } from './data.js';
+import { openChange, type Tx } from './tx.js';
 
-/** One change: the reads of the store, and its only ways to write. */
-export interface Tx extends Reads {
-  /**
-   * Stores the record whole (a new one, or the replacement of the one with its id) and returns it
-   * as stored. The store gives a new record its `seq`; a replacement keeps the one it had.
-   */
-  put<C extends CollectionName>(c: C, record: New<EntityOf<C>>): Readonly<EntityOf<C>>;
-  /** Removes the record; returns it (undefined when there was none). */
-  remove<C extends CollectionName>(c: C, id: string): Readonly<EntityOf<C>> | undefined;
-  setMeta<K extends 'clockOffsetMs' | 'tokenGeneration'>(key: K, value: Meta[K]): void;
-}
+export type { Reads } from './data.js';
+export type { Tx } from './tx.js';
 
 export interface StoreOptions {
   /** the JSON file; null keeps everything in memory */
@@ -44,19 +40,28 @@ export class Store implements Reads {
   #reads: Reads;
   /** log lines (one per applied change) not yet appended */
   #pending: string[] = [];
+  /** the snapshot files named by restores in #pending: kept until a compaction covers them (saved.ts) */
+  #pendingFiles: string[] = [];
   #waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   #writing: Promise<void> | null = null;
   #compacting: Promise<void> | null = null;
   #failed: unknown = null;
   #listeners: ((ops: readonly Op[]) => void)[] = [];
   #generation = 0;
+  /** restores of each tenant so far (restoresOf) */
+  readonly #restores = new Map<string, number>();
+  /** compactions begun so far (a snapshot file a restore names is kept until a later one is done) */
+  #compactions = 0;
   readonly #idle = new IdleRelease();
+  /** the named snapshots: their files and images (saved.ts) */
+  readonly shelf: Shelf;
 
-  private constructor(db: Low<StoreData>, adapter: LogAdapter, file: string | null) {
+  private constructor(db: Low<StoreData>, adapter: LogAdapter, file: string | null, fsync: boolean) {
     this.#db = db;
     this.#adapter = adapter;
     this.#reads = db.data.reads();
     this.file = file;
+    this.shelf = new Shelf(file === null ? null : path.join(path.dirname(file), SNAPSHOTS_FOLDER), fsync);
   }
 
   /**
@@ -72,10 +77,26 @@ export class Store implements Reads {
       await adapter.close();
       throw e;
     }
-    const store = new Store(db, adapter, opts.file);
+    const store = new Store(db, adapter, opts.file, opts.fsync ?? true);
     // the log replayed into a fresh snapshot, a first snapshot for a new store, or an older format rewritten
-    if (adapter.compactAtOpen) await db.write();
+    if (adapter.compactAtOpen) await store.#compact();
+    await store.#tidyShelf();
     return store;
+  }
+
+  /**
+   * At open, no log names a snapshot file any more: files the catalog does not name go (a save a
+   * crash cut short), and so does a catalog entry whose file is gone (removed by hand).
+   */
+  async #tidyShelf(): Promise<void> {
+    const named = new Map<string, string>();
+    for (const s of this.savedSnapshots.scan()) named.set(s.file, s.id);
+    const missing = await this.shelf.tidy(new Set(named.keys()));
+    if (missing.length === 0) return;
+    console.error(`[pix-sandbox] named snapshots whose file is gone are forgotten: ${missing.map((f) => named.get(f)).join(', ')}`);
+    await this.commit((tx) => {
+      for (const f of missing) tx.remove('savedSnapshots', named.get(f)!);
+    });
   }
 
   // ---- reads (the collections are replaced by a reset: always read them through the store) ----
@@ -128,10 +149,41 @@ export class Store implements Reads {
   get webhookSends(): ReaderOf<'webhookSends'> {
     return this.#reads.webhookSends;
   }
+  get origins(): ReaderOf<'origins'> {
+    return this.#reads.origins;
+  }
+  get savedSnapshots(): ReaderOf<'savedSnapshots'> {
+    return this.#reads.savedSnapshots;
+  }
 
-  /** Bumped by each reset (replace): a worker that keeps something across changes knows to start over. */
+  /**
+   * Bumped by each reset (replace) and each restore of the whole sandbox: a worker that keeps something
+   * across changes knows to start over.
+   */
   get generation(): number {
     return this.#generation;
+  }
+
+  /** How many times the tenant was restored (or reset) so far: work begun before one (a webhook attempt) is not recorded over it. */
+  restoresOf(accountId: string): number {
+    return this.#restores.get(accountId) ?? 0;
+  }
+
+  // ---- images of a scope (named snapshots: docs/store.md#named-snapshots) ----
+
+  /** The records of a tenant (or, null, of the whole sandbox's state) as they stand now, copied out; no record is decoded. */
+  capture(accountId: string | null): Image {
+    return captureImage(this.#db.data, scopeSeqs(this.#db.data, accountId));
+  }
+
+  /** An image of records given as objects (a snapshot's file read back). */
+  imageOf(records: Iterable<[CollectionName, Readonly<Stored>]>): Image {
+    return buildImage(this.#db.data, records);
+  }
+
+  /** The tenant's origin as an image (null when it has none: created before origins were kept). */
+  originOf(accountId: string): Image | null {
+    return originImage(this.#db.data, accountId);
   }
 
   /** The whole store as its file holds it: a full scan (tests and tools, never a request). */
@@ -160,54 +212,35 @@ export class Store implements Reads {
   /** Runs `fn` as one atomic change in memory and queues its ops; `sync()` waits for them. */
   apply<T>(fn: (tx: Tx) => T): T {
     const data = this.#db.data;
-    const ops: Op[] = [];
-    const undo: (() => void)[] = [];
+    const change = openChange(data, this.#reads);
     const seqBefore = data.meta.seq;
-    const tx: Tx = {
-      ...this.#reads,
-      put: (c, input) => {
-        const coll = data.collections[c];
-        const id = input.id;
-        const existing = coll.seqOf(id);
-        if (input.seq !== undefined && input.seq !== existing)
-          throw new Error(`${c} ${id}: a record's seq is given by the store (${input.seq} given, ${String(existing)} stored)`);
-        const seq = existing ?? ++data.meta.seq;
-        const record = (input.seq === seq ? input : { ...input, seq }) as unknown as EntityOf<typeof c>;
-        const { before, stored } = coll._set(record); // a packed collection throws, storing nothing, for a value the log could not hold
-        undo.push(() => (before ? coll._set(before as EntityOf<typeof c>) : coll._delete(id)));
-        ops.push({ c, id, v: record });
-        return stored;
-      },
-      remove: (c, id) => {
-        const coll = data.collections[c];
-        const before = coll._delete(id);
-        if (before === undefined) return undefined;
-        undo.push(() => coll._set(before as EntityOf<typeof c>));
-        ops.push({ c, id, del: 1 });
-        return before;
-      },
-      setMeta: (key, value) => {
-        const before = data.meta[key];
-        data.meta[key] = value;
-        undo.push(() => (data.meta[key] = before));
-        ops.push({ meta: key, v: value });
-      },
-    };
     try {
-      const result = fn(tx);
+      const result = fn(change.tx);
       if (result instanceof Promise) throw new Error('a store mutation must be synchronous');
+      const { ops } = change;
       if (data.meta.seq !== seqBefore) ops.push({ meta: 'seq', v: data.meta.seq });
       // serialized now, inside the change: a value the log cannot hold undoes this change only
       if (ops.length > 0) this.#pending.push(JSON.stringify(ops));
+      for (const op of change.restored) this.#restored(op);
       if (ops.length > 0) {
         for (const l of this.#listeners) l(ops);
         this.#idle.changed();
       }
       return result;
     } catch (e) {
-      for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      change.rollBack();
       data.meta.seq = seqBefore;
       throw e;
+    }
+  }
+
+  /** A restore was applied: workers hear of it, and its snapshot file is kept while the log names it. */
+  #restored(op: RestoreOp): void {
+    if (op.scope === null) this.#generation++;
+    else this.#restores.set(op.scope, this.restoresOf(op.scope) + 1);
+    if ('file' in op.from) {
+      this.shelf.pin(op.from.file);
+      this.#pendingFiles.push(op.from.file);
     }
   }
 
@@ -250,13 +283,16 @@ export class Store implements Reads {
     this.#db.data = StoreData.fromData(data);
     this.#reads = this.#db.data.reads();
     this.#generation++;
-    await this.#db.write();
+    this.#restores.clear();
+    await this.#compact();
+    // the named snapshots went with the old data (its catalog): their files go too
+    await this.shelf.clear();
   }
 
   async close(): Promise<void> {
     this.#idle.close();
     await this.idle();
-    if (!this.#failed && this.#adapter.logBytes() > 0) await this.#db.write();
+    if (!this.#failed && this.#adapter.logBytes() > 0) await this.#compact();
     await this.#adapter.close();
   }
 
@@ -281,10 +317,14 @@ export class Store implements Reads {
     while (this.#pending.length > 0 || this.#waiters.length > 0) {
       const lines = this.#pending;
       const waiters = this.#waiters;
+      const files = this.#pendingFiles;
       this.#pending = [];
       this.#waiters = [];
+      this.#pendingFiles = [];
       try {
         await this.#adapter.append(lines);
+        // the restores naming these files are in the log now: a compaction that begins from here on covers them
+        for (const f of files) this.shelf.settle(f, this.#compactions);
         for (const w of waiters) w.resolve();
         if (this.#shouldCompact()) this.#startCompaction();
       } catch (e) {
@@ -302,7 +342,7 @@ export class Store implements Reads {
    * the rotation, never for the snapshot), then streams the snapshot beside the appends.
    */
   #startCompaction(): void {
-    const running: Promise<void> = this.#db.write().then(
+    const running: Promise<void> = this.#compact().then(
       () => undefined,
       (e: unknown) => console.error('[pix-sandbox] compaction failed (the log keeps every change; it will be retried):', e),
     );
@@ -310,6 +350,13 @@ export class Store implements Reads {
     void running.then(() => {
       if (this.#compacting === running) this.#compacting = null;
     });
+  }
+
+  /** Low.write(), numbered: once it is done, no log names a file a restore before it named. */
+  async #compact(): Promise<void> {
+    const n = ++this.#compactions;
+    await this.#db.write();
+    await this.shelf.compacted(n);
   }
 
   #shouldCompact(): boolean {

@@ -22,6 +22,7 @@ import { FILE_MODE, headerLine, readDataFile, StoreFileError, type FileRead } fr
 import { StoreData } from './data.js';
 import { emptyData, SCHEMA_VERSION } from './model.js';
 import { replayOp, type Op } from './ops.js';
+import { replayRestore } from './restore.js';
 import { captureOf, isSnapshotTemp, writeSnapshot } from './snapshot.js';
 
 export interface LogAdapter extends Adapter<StoreData> {
@@ -78,9 +79,16 @@ export class WalAdapter implements LogAdapter {
   async read(): Promise<StoreData | null> {
     // the snapshot's meta line fills in the meta; a store without a snapshot is a new one
     const data = new StoreData(emptyData('', '').meta);
-    const replay = (ops: Op[]) => {
-      for (const op of ops) replayOp(data, op);
+    // a line's ops in order; a restore among them reads its records from where it names (asynchronously)
+    const replayFrom = (ops: Op[], from: number): Promise<void> | undefined => {
+      for (let i = from; i < ops.length; i++) {
+        const op = ops[i]!;
+        if ('restore' in op) return replayRestore(data, op.restore, this.file).then(() => replayFrom(ops, i + 1));
+        replayOp(data, op);
+      }
+      return undefined;
     };
+    const replay = (ops: Op[]) => replayFrom(ops, 0);
     const snap = await readDataFile(this.file, 'snapshot', replay);
     if (snap && !data.meta.signingSecret) throw new StoreFileError(this.file, 'it holds no meta line');
     const rotated = await rotatedLogs(this.walFile);

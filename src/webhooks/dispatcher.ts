@@ -9,6 +9,7 @@ import { realClock } from '../clock/clock.js';
 import type { AppContext, Worker } from '../context.js';
 import { tickedAccounts } from '../services/due-work.js';
 import type { Delivery } from '../store/model.js';
+import type { Op } from '../store/ops.js';
 import type { Tx } from '../store/store.js';
 import { ensureConfigEndpoint } from '../services/webhook-endpoints.js';
 import { releaseHeldDeliveries } from '../services/webhook-faults.js';
@@ -48,7 +49,7 @@ class Dispatcher implements Worker {
 
   /** Listens for commits and sends whatever is already due (deliveries left from the last run). */
   start(): void {
-    this.#ctx.store.onChange(() => this.#onChange());
+    this.#ctx.store.onChange((ops) => this.#onChange(ops));
     this.#schedulePump();
   }
 
@@ -122,12 +123,12 @@ class Dispatcher implements Worker {
     return waits;
   }
 
-  #onChange(): void {
-    // Only a commit that added PENDING deliveries (or a reset) needs a pump: a finished attempt
-    // pumps by itself, and retries fall due with the clock (tick, clock advance).
+  #onChange(ops: readonly Op[]): void {
+    // Only a commit that added PENDING deliveries (or a reset, or a restore that may bring some back)
+    // needs a pump: a finished attempt pumps by itself, and retries fall due with the clock (tick, clock advance).
     const store = this.#ctx.store;
     const pending = store.deliveries.count('byStatus', 'PENDING');
-    const grew = store.generation !== this.#seenGeneration || pending > this.#seenPending;
+    const grew = store.generation !== this.#seenGeneration || pending > this.#seenPending || ops.some((op) => 'restore' in op);
     this.#seenGeneration = store.generation;
     this.#seenPending = pending;
     if (grew) this.#schedulePump();
@@ -176,6 +177,8 @@ class Dispatcher implements Worker {
     const endpoint = store.webhookEndpoints.get(d.endpointId);
     const event = store.events.get(d.eventId);
     const at = clock.nowIso();
+    // a restore of the tenant meanwhile put its deliveries back as they were: this attempt is not theirs to record
+    const restores = store.restoresOf(d.accountId);
     let result: { statusCode: number | null; error: string | null; durationMs: number };
     if (!endpoint || !event) {
       result = { statusCode: null, error: endpoint ? 'the event no longer exists' : 'the endpoint was deleted', durationMs: 0 };
@@ -192,7 +195,7 @@ class Dispatcher implements Worker {
     const schedule = this.#ctx.config.webhookRetrySchedule;
     const record = (tx: Tx): void => {
       const cur = tx.deliveries.get(d.id);
-      if (!cur || cur.status !== 'PENDING') return; // reset or cleared meanwhile
+      if (!cur || cur.status !== 'PENDING' || store.restoresOf(d.accountId) !== restores) return; // reset, cleared or restored meanwhile
       const plain = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
       const attempt = markedAttempt(plain, cur); // says which webhook fault touched it
       const next =

@@ -33,6 +33,8 @@ interface World {
   ruleId: string;
   key: string;
   faultId: string;
+  /** a named snapshot of the tenant */
+  snapshot: string;
 }
 
 let A: World;
@@ -89,6 +91,7 @@ async function world(name: string): Promise<World> {
     }),
   );
   const fault = await ok(asAdmin('POST', '/_sandbox/faults', { path: '/v1/nowhere', status: 503, accountId: account.id }));
+  const snapshot = await ok(asAdmin('POST', '/_sandbox/snapshots', { name: `snap-${account.id}`, accountId: account.id }));
   return {
     id: account.id,
     token,
@@ -104,6 +107,7 @@ async function world(name: string): Promise<World> {
     ruleId: rule.id,
     key: key.key,
     faultId: fault.id,
+    snapshot: snapshot.name,
   };
 }
 
@@ -170,6 +174,36 @@ const CASES: Record<string, Case> = {
   'POST /_sandbox/accounts/{id}/credit': own(
     () => ({ path: `/_sandbox/accounts/${A.id}/credit`, body: { amount: 100 } }),
     (b) => ({ path: `/_sandbox/accounts/${b.id}/credit`, body: { amount: -100 } }),
+  ),
+  // made near the end (they put A back as it was): A resets itself, restores its own snapshot
+  'POST /_sandbox/accounts/{id}/reset': own(
+    () => ({ path: `/_sandbox/accounts/${A.id}/reset` }),
+    (b) => ({ path: `/_sandbox/accounts/${b.id}/reset` }),
+  ),
+  'POST /_sandbox/snapshots': own(
+    () => ({ path: '/_sandbox/snapshots', body: { name: 'a-made-by-a' } }),
+    // a snapshot of another tenant's account
+    withBody('/_sandbox/snapshots', { name: 'a-names-b' }),
+  ),
+  'GET /_sandbox/snapshots': own(path('/_sandbox/snapshots'), accountQuery('/_sandbox/snapshots')),
+  'GET /_sandbox/snapshots/{name}': own(
+    () => ({ path: `/_sandbox/snapshots/${A.snapshot}` }),
+    (b) => ({ path: `/_sandbox/snapshots/${b.snapshot}` }),
+  ),
+  'DELETE /_sandbox/snapshots/{name}': own(
+    async () => {
+      await ok(asA('POST', { path: '/_sandbox/snapshots', body: { name: 'a-to-delete' } }));
+      return { path: '/_sandbox/snapshots/a-to-delete' };
+    },
+    (b) => ({ path: `/_sandbox/snapshots/${b.snapshot}` }),
+  ),
+  'POST /_sandbox/snapshots/{name}/restore': own(
+    () => ({ path: `/_sandbox/snapshots/${A.snapshot}/restore` }),
+    (b) => ({ path: `/_sandbox/snapshots/${b.snapshot}/restore` }),
+  ),
+  'GET /_sandbox/snapshots/{name}/export': own(
+    () => ({ path: `/_sandbox/snapshots/${A.snapshot}/export` }),
+    (b) => ({ path: `/_sandbox/snapshots/${b.snapshot}/export` }),
   ),
   // made last: A deletes itself
   'DELETE /_sandbox/accounts/{id}': own(
@@ -329,10 +363,9 @@ describe("self-service control with a tenant's token", () => {
 
   it("walks every control operation: A's own calls work, calls naming B's records are 404 and change nothing, sandbox-wide calls are 403", async () => {
     const before = await tenantListing(sb, B.id, [], admin);
-    // A deletes itself last
-    const ops = [...CONTROL].sort(
-      (x, y) => Number(keyOf(x) === 'DELETE /_sandbox/accounts/{id}') - Number(keyOf(y) === 'DELETE /_sandbox/accounts/{id}'),
-    );
+    // A puts itself back (its reset, its snapshot's restore) after the calls that need its records, and deletes itself last
+    const LATE = ['POST /_sandbox/accounts/{id}/reset', 'POST /_sandbox/snapshots/{name}/restore', 'DELETE /_sandbox/accounts/{id}'];
+    const ops = [...CONTROL].sort((x, y) => LATE.indexOf(keyOf(x)) - LATE.indexOf(keyOf(y)));
     for (const op of ops) {
       const key = keyOf(op);
       const method = op.method.toUpperCase();

@@ -87,12 +87,12 @@ describe('POST /v1/oauth/token', () => {
         headers: { ...FORM, authorization: basic(DEFAULT_CLIENT.client_id, DEFAULT_CLIENT.client_secret) },
       }),
     );
-    // a client id and a secret with characters that the encoding changes: the control API's accounts
-    // take no space in a client_id, a fixture set's do (docs/configuration.md#fixtures)
+    // a secret with characters that the encoding changes (a client_id is letters, digits and . _ ~ -,
+    // in fixtures as in the control API: docs/configuration.md#fixtures), given through a fixture set
     const fixtures = JSON.parse(readFileSync(packagePath('fixtures', 'default.json'), 'utf8')) as { accounts: unknown[] };
-    fixtures.accounts.push({ id: randomUUID(), name: 'odd', client_id: 'odd client', client_secret: 'p@ss:w+rd/ é' });
+    fixtures.accounts.push({ id: randomUUID(), name: 'odd', client_id: 'odd.client~1', client_secret: 'p@ss:w+rd/ é' });
     await reset(sb, fixtures);
-    expectTokenAnswer(await post({ raw: '', headers: { authorization: basic('odd client', 'p@ss:w+rd/ é') } }));
+    expectTokenAnswer(await post({ raw: '', headers: { authorization: basic('odd.client~1', 'p@ss:w+rd/ é') } }));
   });
 
   it('treats a missing grant_type as client_credentials', async () => {

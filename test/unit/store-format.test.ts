@@ -2,7 +2,7 @@
 // folder test/fixtures/data-files/v<N>/ was written by the build of format version N (make.sh
 // there: a snapshot, and a log the build was killed before compacting) and is kept as it is:
 // every later build must open it, find what its writer answered, and rewrite it in its own format.
-import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,7 +36,9 @@ afterEach(async () => {
 async function copyOf(version: string): Promise<{ dir: string; expected: Expected }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `pix-kept-${version}-`));
   dirs.push(dir);
-  for (const f of ['db.json', 'db.json.wal']) await copyFile(path.join(KEPT, version, f), path.join(dir, f));
+  // the data file, its log and (from v2) the named snapshots' files
+  for (const f of await readdir(path.join(KEPT, version)))
+    if (f !== 'expected.json') await cp(path.join(KEPT, version, f), path.join(dir, f), { recursive: true });
   const expected = JSON.parse(await readFile(path.join(KEPT, version, 'expected.json'), 'utf8')) as Expected;
   return { dir, expected };
 }
