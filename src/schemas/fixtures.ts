@@ -1,6 +1,6 @@
 // The fixture file format: what a fresh store (and reset) starts from.
 import { DOCUMENT_TYPES, MERCHANT_STATUSES, PIX_KEY_TYPES } from '../domain/vocabulary.js';
-import { accountClockSchema, keyOwnerSchema } from './control.js';
+import { accountClockSchema, rateLimitSchema, keyOwnerSchema } from './control.js';
 import type { Validated } from './from-schema.js';
 import { uuidParam } from './helpers.js';
 
@@ -45,6 +45,7 @@ export const fixturesSchema = {
           settleAfterSeconds: { type: 'integer', minimum: 0, maximum: 86400 },
           autoPayAfterSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 2_592_000 },
           clock: accountClockSchema,
+          rateLimit: rateLimitSchema,
           // the tenant's own arrangements (docs/configuration.md#fixtures): seen by its transactions only
           pixKeys: fixtureKeys,
           rules: fixtureRules,
