@@ -79,8 +79,13 @@ export const faultSchema = {
   allOf: [
     { not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' },
     {
-      if: { type: 'object', required: ['retryAfterSeconds'] },
-      then: { required: ['status'], properties: { status: { enum: [429, 503] } } },
+      // not (retryAfterSeconds without a status of 429 or 503)
+      not: {
+        type: 'object',
+        properties: { retryAfterSeconds: {} },
+        required: ['retryAfterSeconds'],
+        not: { properties: { status: { enum: [429, 503] } }, required: ['status'] },
+      },
       'x-message': 'retryAfterSeconds goes with a status of 429 or 503 only',
     },
   ],
