@@ -107,7 +107,10 @@ function accounts(y: Argv): Argv {
           .option('split-enabled', { type: 'boolean', describe: 'enable the split feature' })
           .option('settle-after-seconds', { type: 'number', describe: 'transfers settle this long after creation (default 2)' })
           .option('auto-pay-after-seconds', { type: 'number', describe: 'charges are paid automatically this long after creation' })
-          .option('rate-limit-rps', { type: 'number', describe: "rate limit: each client's API requests a second (docs/api.md#rate-limits)" })
+          .option('rate-limit-rps', {
+            type: 'number',
+            describe: "rate limit: each client's API requests a second (docs/api.md#rate-limits)",
+          })
           .option('rate-limit-burst', { type: 'number', describe: "rate limit: each client's API requests at once" })
           .option('rate-limit-token-rpm', { type: 'number', describe: "rate limit: each client's token requests a minute" })
           .option('client-id', { type: 'string', describe: 'choose the client_id (generated when absent)' })

@@ -16,10 +16,7 @@ export const DEFAULT_RATE_LIMIT: Readonly<RateLimit> = { requestsPerSecond: 10, 
  * A setting as given (null: off, undefined: unchanged) over the one in force, with each field left out
  * taken from the one in force, else from the defaults.
  */
-export function rateLimitSetting(
-  given: Partial<RateLimit> | null | undefined,
-  current: RateLimit | null | undefined,
-): RateLimit | null {
+export function rateLimitSetting(given: Partial<RateLimit> | null | undefined, current: RateLimit | null | undefined): RateLimit | null {
   if (given === undefined) return current ?? null;
   if (given === null) return null;
   const base = current ?? DEFAULT_RATE_LIMIT;
@@ -37,7 +34,10 @@ export interface BucketShape {
 }
 
 export const apiBucket = (r: RateLimit): BucketShape => ({ capacity: r.burst, perSecond: r.requestsPerSecond });
-export const tokenBucket = (r: RateLimit): BucketShape => ({ capacity: r.tokenRequestsPerMinute, perSecond: r.tokenRequestsPerMinute / 60 });
+export const tokenBucket = (r: RateLimit): BucketShape => ({
+  capacity: r.tokenRequestsPerMinute,
+  perSecond: r.tokenRequestsPerMinute / 60,
+});
 
 interface Bucket extends BucketShape {
   tokens: number;

@@ -36,7 +36,8 @@ export const COMMON_HEADERS: Record<string, ResponseHeader> = {
   },
   // rate limits (docs/api.md#rate-limits): on every answer to a client of a tenant with a rateLimit
   'Retry-After': {
-    description: 'Whole seconds until a request may succeed: until a token is back in the rate limit bucket, or what an injected fault says',
+    description:
+      'Whole seconds until a request may succeed: until a token is back in the rate limit bucket, or what an injected fault says',
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
@@ -166,7 +167,11 @@ export function headersOf(op: Operation, status: string, answer: Answer): Record
   if (status === '405') out.Allow = 'Allow';
   if (status === '429' && faultable(op)) out['Retry-After'] = 'Retry-After';
   if (status === '5XX' && faultable(op))
-    out['Retry-After'] = { ...COMMON_HEADERS['Retry-After']!, required: false, description: 'What an injected fault says (docs/control-api.md#faults)' };
+    out['Retry-After'] = {
+      ...COMMON_HEADERS['Retry-After']!,
+      required: false,
+      description: 'What an injected fault says (docs/control-api.md#faults)',
+    };
   if (rateLimited(op)) for (const name of RATE_HEADERS) out[name] = name;
   return { ...out, ...answer.headers };
 }

@@ -88,7 +88,9 @@ describe('rate limits', () => {
   it('limits token requests on their own bucket, answered as RFC 6749 errors', async () => {
     const t = await tenant({ requestsPerSecond: 1, burst: 2, tokenRequestsPerMinute: 3 }); // its first token request is spent
     const tokenRequest = (secret = t.creds.client_secret) =>
-      sb.request('POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id: t.creds.client_id, client_secret: secret } });
+      sb.request('POST', '/v1/oauth/token', {
+        body: { grant_type: 'client_credentials', client_id: t.creds.client_id, client_secret: secret },
+      });
     const second = await tokenRequest();
     expect(second.status).toBe(200);
     expect(second.headers.get('x-ratelimit-limit')).toBe('3');
@@ -116,11 +118,11 @@ describe('rate limits', () => {
       body: { name: 'bad', rateLimit: { requestsPerSecond: 0, burst: 'many', tokenRequestsPerMinute: 10_001 } },
     });
     expect(bad.status).toBe(400);
-    expect(errorShape(bad).error.details.map((d) => d.path).sort()).toEqual([
-      '/rateLimit/burst',
-      '/rateLimit/requestsPerSecond',
-      '/rateLimit/tokenRequestsPerMinute',
-    ]);
+    expect(
+      errorShape(bad)
+        .error.details.map((d) => d.path)
+        .sort(),
+    ).toEqual(['/rateLimit/burst', '/rateLimit/requestsPerSecond', '/rateLimit/tokenRequestsPerMinute']);
     const t = await tenant({ requestsPerSecond: 1, burst: 1 });
     expect((await sb.request('PATCH', `/_sandbox/accounts/${t.id}`, { body: { rateLimit: 5 } })).status).toBe(400);
     const merged = await control(sb, 'PATCH', `/_sandbox/accounts/${t.id}`, { rateLimit: { burst: 2 } });
