@@ -138,7 +138,7 @@ export type AccountClockBody = Validated<typeof accountClockSchema>;
 
 const perSecond = { type: 'integer', minimum: 1, maximum: 10_000, 'x-message': 'must be an integer from 1 to 10000' } as const;
 /**
- * A tenant's rate limit (docs/control-api.md#rate-limits): null turns it off; a field left out keeps the
+ * A tenant's rate limit (docs/api.md#rate-limits): null turns it off; a field left out keeps the
  * value in force, else takes its default (src/domain/rate-limit.ts DEFAULT_RATE_LIMIT).
  */
 export const rateLimitSchema = {
