@@ -4,6 +4,7 @@
 import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
 import { clockFrom, tenantNowMs, type Clock } from './clock/clock.js';
 import { MAX_SEED, type Config } from './config.js';
+import { Buckets } from './domain/rate-limit.js';
 import { seededSource, type RandomSource } from './domain/random.js';
 import type { TokenKeys } from './services/tokens.js';
 import { Journal } from './http/journal-log.js';
@@ -67,6 +68,8 @@ export interface AppContext {
   readiness: Readiness;
   /** the request journal (GET /_sandbox/requests); memory only */
   journal: Journal;
+  /** the rate limiter's token buckets per client, on real time (src/http/rate-limit.ts); memory only */
+  rateLimits: Buckets;
   /** the webhook dispatcher, once started: a redelivery of an existing delivery wakes it */
   dispatcher: { wake(): void; runFor(accountIds: readonly string[], durable?: boolean): Promise<void> } | null;
   /** the change stream's fan-out (GET /_sandbox/changes), made when the first stream opens */
@@ -121,6 +124,7 @@ export function createContext(parts: {
     random,
     newId: () => random.uuid(),
     journal: new Journal(Math.max(0, Math.floor(parts.config.journalSize))),
+    rateLimits: new Buckets(),
     dispatcher: null,
     changeFeed: null,
     qrDecoders: null,

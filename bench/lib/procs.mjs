@@ -64,12 +64,12 @@ export async function stop(child) {
   clearTimeout(t);
 }
 
-/** An access token of the default account from the sandbox at `url`. */
-export async function tokenOf(url) {
+/** An access token of the default account (or of other credentials) from the sandbox at `url`. */
+export async function tokenOf(url, credentials = DEFAULT_CLIENT) {
   const r = await fetch(`${url}/v1/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEFAULT_CLIENT),
+    body: JSON.stringify(credentials),
   });
   if (r.status !== 200) throw new Error(`token: ${r.status} ${await r.text()}`);
   return (await r.json()).access_token;

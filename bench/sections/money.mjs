@@ -137,11 +137,31 @@ export default async function money({
       connections,
       duration: seconds,
     };
-    const [lookup, express, lookupNoJournal] = await compare(
+    // issue 24: a tenant of the same sandbox whose rateLimit is on but never reached (a bucket of
+    // 100,000 refilled at 10,000/s), its lookup beside the default tenant's (no rateLimit)
+    const limited = await (
+      await fetch(`${base}/_sandbox/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'bench rate limited', rateLimit: { requestsPerSecond: 10_000, burst: 100_000 } }),
+      })
+    ).json();
+    const limitedToken = await tokenOf(base, { client_id: limited.client_id, client_secret: limited.client_secret });
+    const limitedAuth = { ...auth, authorization: `Bearer ${limitedToken}` };
+    const limitedCharge = await (
+      await fetch(`${base}/v1/banking/cash-in/pix`, { method: 'POST', headers: limitedAuth, body: cashInBody })
+    ).json();
+    const limitedOpts = {
+      ...lookupOpts,
+      url: `${base}/v1/banking/transactions/${limitedCharge.transactionId}`,
+      headers: { authorization: limitedAuth.authorization },
+    };
+    const [lookup, express, lookupNoJournal, lookupRateLimited] = await compare(
       rounds,
       (w) => load('lookup', sandbox.child, lookupOpts, w),
       (w) => load('express hello-world', hello.child, { url: hello.url, connections, duration: seconds }, w),
       (w) => load('lookup, journal off', quiet.child, quietOpts, w),
+      (w) => load('lookup, rate limited tenant', sandbox.child, limitedOpts, w),
     );
 
     const results = {
@@ -158,7 +178,11 @@ export default async function money({
       lookupNoJournalVsExpressHello: lookupNoJournal.rps / express.rps,
       lookupNoJournalVsExpressHelloPerCpu:
         lookupNoJournal.perCpuSecond && express.perCpuSecond ? lookupNoJournal.perCpuSecond / express.perCpuSecond : null,
-      latency: { cashIn, cashOut, lookup, express, lookupNoJournal },
+      lookupRateLimitedPerSecond: lookupRateLimited.rps,
+      lookupRateLimitedVsLookup: lookupRateLimited.rps / lookup.rps,
+      lookupRateLimitedVsLookupPerCpu:
+        lookupRateLimited.perCpuSecond && lookup.perCpuSecond ? lookupRateLimited.perCpuSecond / lookup.perCpuSecond : null,
+      latency: { cashIn, cashOut, lookup, express, lookupNoJournal, lookupRateLimited },
       seconds,
       connections,
       rounds,
@@ -185,6 +209,10 @@ export default async function money({
     log(row('GET lookup, request journal off (journalSize: 0)', lookupNoJournal));
     log(
       `    = ${pct(results.lookupNoJournalVsExpressHello)} of the hello-world rate (${pct(results.lookupNoJournalVsExpressHelloPerCpu)} per CPU-second)`,
+    );
+    log(row('GET lookup, a tenant with rateLimit on, not reached', lookupRateLimited));
+    log(
+      `    = ${pct(results.lookupRateLimitedVsLookup)} of the lookup without rateLimit (${pct(results.lookupRateLimitedVsLookupPerCpu)} per CPU-second); target ≥ 90 %`,
     );
     return results;
   } finally {

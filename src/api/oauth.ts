@@ -45,6 +45,8 @@ export const oauthOperations = [
     body: tokenRequestSchema,
     bodyOptional: true,
     parser: tokenBody,
+    // the rate limiter's 429 in RFC 6749's shape too, which OAuth libraries read (docs/decisions.md#d81-the-token-endpoints-429)
+    tooManyRequests: (res, message) => oauthError(res, 429, 'temporarily_unavailable', message),
     responses: {
       200: {
         ...ok(R.tokenResponseSchema, 'A bearer token valid 300 seconds (by the sandbox clock)'),
@@ -65,6 +67,12 @@ export const oauthOperations = [
             enum: ['Basic realm="pix-sandbox"', 'Bearer realm="pix-sandbox"'],
           }),
         },
+      },
+      429: {
+        schema: { anyOf: [R.oauthErrorSchema, R.tooManyRequestsSchema] },
+        description:
+          "RFC 6749 temporarily_unavailable: the client's token requests are over its tenant's rateLimit (the wait in Retry-After and in error_description); or an injected fault's error",
+        headers: noStore,
       },
     },
     async handle({ ctx, req, res }) {

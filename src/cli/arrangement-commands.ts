@@ -83,6 +83,7 @@ function faults(y: Argv): Argv {
           .option('code', { type: 'string', describe: 'the error.code answered (default from the status)' })
           .option('message', { type: 'string' })
           .option('latency-ms', { type: 'number', describe: 'wait this long first' })
+          .option('retry-after', { type: 'number', describe: 'the Retry-After of a 429 or 503 answer, in seconds (a 429: 1 unless given)' })
           .option('times', { type: 'number', describe: 'fire this many times, then go' })
           .option('probability', { type: 'number', describe: 'fire with this probability (above 0, at most 1)' })
           .example('$0 faults add /v1/banking/cash-out/pix --method POST --status 503 --times 2 --account 0000…', ''),
@@ -94,6 +95,7 @@ function faults(y: Argv): Argv {
         if (a.code) body.code = a.code;
         if (a.message) body.message = a.message;
         if (a['latency-ms'] !== undefined) body.latencyMs = a['latency-ms'];
+        if (a['retry-after'] !== undefined) body.retryAfterSeconds = a['retry-after'];
         if (a.times !== undefined) body.times = a.times;
         if (a.probability !== undefined) body.probability = a.probability;
         return runCommand(() => clientOf(a).faults.add(body));

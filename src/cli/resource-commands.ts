@@ -90,6 +90,12 @@ function webhooks(y: Argv): Argv {
     .demandCommand(1, 'name a webhooks command: list, add, remove, deliveries, fire, redeliver, fault, send');
 }
 
+/** The rate limit flags: on when any is given, the others at their defaults. */
+function rateLimitOption(requestsPerSecond?: number, burst?: number, tokenRequestsPerMinute?: number) {
+  const given = Object.entries({ requestsPerSecond, burst, tokenRequestsPerMinute }).filter(([, v]) => v !== undefined);
+  return given.length > 0 ? { rateLimit: Object.fromEntries(given) } : {};
+}
+
 function accounts(y: Argv): Argv {
   return y
     .command(
@@ -101,6 +107,12 @@ function accounts(y: Argv): Argv {
           .option('split-enabled', { type: 'boolean', describe: 'enable the split feature' })
           .option('settle-after-seconds', { type: 'number', describe: 'transfers settle this long after creation (default 2)' })
           .option('auto-pay-after-seconds', { type: 'number', describe: 'charges are paid automatically this long after creation' })
+          .option('rate-limit-rps', {
+            type: 'number',
+            describe: "rate limit: each client's API requests a second (docs/api.md#rate-limits)",
+          })
+          .option('rate-limit-burst', { type: 'number', describe: "rate limit: each client's API requests at once" })
+          .option('rate-limit-token-rpm', { type: 'number', describe: "rate limit: each client's token requests a minute" })
           .option('client-id', { type: 'string', describe: 'choose the client_id (generated when absent)' })
           .option('client-secret', { type: 'string', describe: 'choose the client_secret (generated when absent)' })
           .example('$0 accounts create "team A CI" --split-enabled', ''),
@@ -111,6 +123,7 @@ function accounts(y: Argv): Argv {
             ...(a['split-enabled'] !== undefined ? { splitEnabled: a['split-enabled'] } : {}),
             ...(a['settle-after-seconds'] !== undefined ? { settleAfterSeconds: a['settle-after-seconds'] } : {}),
             ...(a['auto-pay-after-seconds'] !== undefined ? { autoPayAfterSeconds: a['auto-pay-after-seconds'] } : {}),
+            ...rateLimitOption(a['rate-limit-rps'], a['rate-limit-burst'], a['rate-limit-token-rpm']),
             ...(a['client-id'] ? { client_id: a['client-id'] } : {}),
             ...(a['client-secret'] ? { client_secret: a['client-secret'] } : {}),
           }),

@@ -76,7 +76,14 @@ export const ENDPOINT_SOURCES = ['api', 'config'] as const;
 export type EndpointSource = (typeof ENDPOINT_SOURCES)[number];
 
 /** The token endpoint's error codes (RFC 6749 §5.2) the sandbox answers (docs/api.md#tokens). */
-export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'unauthorized_client'] as const;
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'unsupported_grant_type',
+  'unauthorized_client',
+  // RFC 6749 §4.1.2.1's word for "temporarily overloaded": the rate limiter's 429 (docs/decisions.md#d81-the-token-endpoints-429)
+  'temporarily_unavailable',
+] as const;
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
 /** "A, B or C": a list of words as a sentence names them. */

@@ -64,6 +64,10 @@ function faultMatches(f: Fault, method: string, path: string): boolean {
   return pathMatches(f.path, path);
 }
 
+/** A 429 says when to come back (1 s unless told); a 503 only when told (the schema allows no other status). */
+const retryAfter = (status: number, given: number | undefined): { retryAfterSeconds?: number } =>
+  given !== undefined ? { retryAfterSeconds: given } : status === 429 ? { retryAfterSeconds: 1 } : {};
+
 /** A fault of a scope: a tenant's own (`accountId`), or null: sandbox-wide. */
 export function createFault(tx: Tx, ctx: AppContext, body: FaultBody, accountId: string | null): Readonly<Fault> {
   const status = body.status ?? 0;
@@ -77,6 +81,7 @@ export function createFault(tx: Tx, ctx: AppContext, body: FaultBody, accountId:
     code,
     message: status === 0 ? '' : (body.message ?? `injected fault: ${status} ${code}`),
     latencyMs: body.latencyMs ?? 0,
+    ...retryAfter(status, body.retryAfterSeconds),
     remaining: body.times ?? null,
     probability: body.probability ?? 1,
     hits: 0,
@@ -149,6 +154,7 @@ export function faultStage(ctx: AppContext): RequestHandler {
       // the journal keeps what the client sent, and whose request it was, though no route read it
       await requestTenant(ctx, req, res);
       await drainBody(req, res);
+      if (fault.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(fault.retryAfterSeconds));
       sendError(res, new SandboxError(fault.code, fault.message, [], fault.status));
     } catch (e) {
       next(e);

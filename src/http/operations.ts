@@ -11,6 +11,7 @@ import type { ControlScope, Operation } from '../schemas/operation.js';
 import { validateQuery } from '../schemas/validator.js';
 import { authenticate } from './auth.js';
 import { BODY_LIMIT, parseBody, readBody } from './body.js';
+import { rateLimitStage, type TooManyRequests } from './rate-limit.js';
 import type { Routes } from './routes.js';
 import type { Tenant } from './tenant.js';
 
@@ -41,6 +42,8 @@ export interface RouteOperation<B = unknown, Q = unknown> extends Operation {
   guards?: RequestHandler[];
   /** replaces the JSON body parser (the token endpoint also reads forms, and answers RFC 6749 errors) */
   parser?: RequestHandler;
+  /** how the rate limiter's 429 is answered here (the token endpoint's RFC 6749 shape); default: the one error shape */
+  tooManyRequests?: TooManyRequests;
   handle(c: Call<B, Q>): unknown;
 }
 
@@ -100,6 +103,7 @@ const noBody = () => undefined;
 /** Registers every entry of `ops`, in order, on `routes` (call routes.finish() after). */
 export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly RouteOperation[]): void {
   const auth = authenticate(ctx);
+  const apiLimit = rateLimitStage(ctx, 'api');
   for (const op of ops) {
     const chain: RequestHandler[] = [];
     const siblings = literalSiblings(op.path, ops);
@@ -108,11 +112,14 @@ export function mountOperations(routes: Routes, ctx: AppContext, ops: readonly R
         for (const [param, lits] of siblings) if (lits.has(String(req.params[param]))) return next('route');
         next();
       });
-    if (op.auth === 'bearer') chain.push(auth);
+    // the rate limit once the client is known: the token's, after authentication (docs/api.md#rate-limits)
+    if (op.auth === 'bearer') chain.push(auth, apiLimit);
     if (op.auth === 'admin' && op.scope === 'sandbox') chain.push(sandboxOnly);
     chain.push(...(op.guards ?? []));
     if (op.parser) chain.push(op.parser);
     else if (op.body) chain.push(parseBody(false, op.bodyLimitBytes ?? BODY_LIMIT));
+    // or the token request's client_id, once its body is read
+    if (op.auth === 'client') chain.push(rateLimitStage(ctx, 'token', op.tooManyRequests));
     const { body: bodySchema, check, query: querySchema } = op;
     chain.push((req, res) => {
       const query = querySchema ? validateQuery<unknown>(querySchema, req.query) : undefined;

@@ -19,7 +19,7 @@ export const TOKEN_PATH = '/v1/oauth/token';
 export type Tenant = string | null;
 
 /** The account of a client_id: an account's own, or its merchant's (two index lookups). */
-function clientTenant(data: Reads, clientId: string): Tenant {
+export function clientTenant(data: Reads, clientId: string): Tenant {
   return data.accounts.findOne('byClientId', clientId)?.id ?? data.merchants.findOne('byClientId', clientId)?.accountId ?? null;
 }
 
@@ -33,6 +33,9 @@ const bodyClientId = (body: unknown): string | undefined => {
   const id = body && typeof body === 'object' ? (body as { client_id?: unknown }).client_id : undefined;
   return typeof id === 'string' ? id : undefined;
 };
+
+/** A token request's client_id: from HTTP Basic, else from its body once read; undefined when it names none. */
+export const tokenClientId = (req: Request): string | undefined => basicClientId(req.get('authorization')) ?? bodyClientId(req.body);
 
 /**
  * What the request tells without reading anything more: its authenticated principal, its verified
@@ -50,7 +53,7 @@ export function knownTenant(ctx: AppContext, req: Request, res: Response): Tenan
     return (claims && claimsPrincipal(ctx, claims)?.account.id) ?? null;
   }
   if (req.path !== TOKEN_PATH) return null;
-  const clientId = basicClientId(header) ?? bodyClientId(req.body);
+  const clientId = tokenClientId(req);
   return clientId === undefined ? null : clientTenant(ctx.store, clientId);
 }
 

@@ -73,10 +73,21 @@ export const faultSchema = {
     latencyMs: { type: 'integer', minimum: 0, maximum: 60_000, 'x-message': 'must be an integer of milliseconds from 0 to 60000' },
     times: { type: 'integer', minimum: 1, maximum: 1_000_000, 'x-message': 'must be a positive integer (omit it for no limit)' },
     probability: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-message': 'must be a number above 0 and at most 1' },
+    retryAfterSeconds: { type: 'integer', minimum: 1, maximum: 3600, 'x-message': 'must be an integer of seconds from 1 to 3600' },
     accountId: scopeAccountId,
   },
   allOf: [
     { not: { type: 'object', properties: { status: false, latencyMs: false } }, 'x-message': 'needs a status, a latencyMs, or both' },
+    {
+      // not (retryAfterSeconds without a status of 429 or 503)
+      not: {
+        type: 'object',
+        properties: { retryAfterSeconds: {} },
+        required: ['retryAfterSeconds'],
+        not: { properties: { status: { enum: [429, 503] } }, required: ['status'] },
+      },
+      'x-message': 'retryAfterSeconds goes with a status of 429 or 503 only',
+    },
   ],
 } as const;
 export type FaultBody = Validated<typeof faultSchema>;

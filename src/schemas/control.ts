@@ -139,6 +139,21 @@ const accountClockSchema = {
 } as const;
 export type AccountClockBody = Validated<typeof accountClockSchema>;
 
+const perSecond = { type: 'integer', minimum: 1, maximum: 10_000, 'x-message': 'must be an integer from 1 to 10000' } as const;
+/**
+ * A tenant's rate limit (docs/api.md#rate-limits): null turns it off; a field left out keeps the
+ * value in force, else takes its default (src/domain/rate-limit.ts DEFAULT_RATE_LIMIT).
+ */
+const rateLimitSchema = {
+  type: ['object', 'null'],
+  properties: {
+    requestsPerSecond: perSecond,
+    burst: { type: 'integer', minimum: 1, maximum: 100_000, 'x-message': 'must be an integer from 1 to 100000' },
+    tokenRequestsPerMinute: perSecond,
+  },
+  'x-message': 'must be null (off) or an object of requestsPerSecond, burst and tokenRequestsPerMinute',
+} as const;
+
 export const accountCreateSchema = {
   type: 'object',
   required: ['name'],
@@ -152,6 +167,7 @@ export const accountCreateSchema = {
     settleAfterSeconds: settle,
     balance: { type: 'integer', minimum: 0, maximum: MAX_ADJUSTMENT, 'x-message': 'must be an integer number of cents, 0 or more' },
     clock: accountClockSchema,
+    rateLimit: rateLimitSchema,
   },
 } as const;
 export type AccountCreateBody = Validated<typeof accountCreateSchema>;
@@ -170,13 +186,14 @@ export const accountPatchSchema = {
           splitEnabled: false,
           autoPayAfterSeconds: false,
           settleAfterSeconds: false,
+          rateLimit: false,
           id: false,
           client_id: false,
           client_secret: false,
           balance: false,
         },
       },
-      'x-message': 'must change at least one of name, splitEnabled, autoPayAfterSeconds, settleAfterSeconds',
+      'x-message': 'must change at least one of name, splitEnabled, autoPayAfterSeconds, settleAfterSeconds, rateLimit',
     },
   ],
   properties: {
@@ -184,6 +201,7 @@ export const accountPatchSchema = {
     splitEnabled: { type: 'boolean' },
     autoPayAfterSeconds: autoPay,
     settleAfterSeconds: settle,
+    rateLimit: rateLimitSchema,
     id: fixed('id'),
     client_id: fixed('client_id'),
     client_secret: fixed('client_secret'),

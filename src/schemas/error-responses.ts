@@ -27,8 +27,8 @@ export function errorAnswerSchema(status: number | null, codes: readonly string[
   });
 }
 const fault = 'the code an injected fault names (with x-sandbox-fault)';
-/** 429: only an injected fault answers it. */
-export const tooManyRequestsSchema = errorAnswerSchema(429, null, `TOO_MANY_REQUESTS, or ${fault}`);
+/** 429: the rate limiter (TOO_MANY_REQUESTS), or an injected fault. */
+export const tooManyRequestsSchema = errorAnswerSchema(429, null, `TOO_MANY_REQUESTS (the rate limit), or ${fault}`);
 /** Any 5xx where a fault can answer: INTERNAL_ERROR on an unexpected failure, or the fault's code. */
 export const serverErrorSchema = errorAnswerSchema(null, null, `INTERNAL_ERROR on an unexpected failure, or ${fault}`);
 /** Any 5xx where no fault reaches: INTERNAL_ERROR only. */

@@ -34,7 +34,33 @@ export const COMMON_HEADERS: Record<string, ResponseHeader> = {
     required: true,
     schema: { type: 'string' },
   },
+  // rate limits (docs/api.md#rate-limits): on every answer to a client of a tenant with a rateLimit
+  'Retry-After': {
+    description:
+      'Whole seconds until a request may succeed: until a token is back in the rate limit bucket, or what an injected fault says',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-RateLimit-Limit': {
+    description: "The size of the client's bucket: its tenant's rateLimit.burst (token requests: tokenRequestsPerMinute)",
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests the client may still make at once, after this one',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Reset': {
+    description: "Whole seconds until the client's bucket is full again (0: full)",
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
+
+/** Operations whose client is known, so rate limited when its tenant sets rateLimit (src/http/rate-limit.ts). */
+const rateLimited = (op: Operation) => op.auth === 'bearer' || op.auth === 'client';
+const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /** Paths no fault ever answers, so that faults can always be removed and health checks always answer (src/http/faults.ts). */
 const FAULT_EXEMPT = /^\/_sandbox\/(faults(\/\{\w+\})?|health)$/;
@@ -96,8 +122,15 @@ function commonErrors(op: Operation): [number, Answer][] {
 function failureAnswers(op: Operation): [string, Answer][] {
   if (!faultable(op))
     return [['5XX', { schema: internalErrorSchema, description: 'INTERNAL_ERROR: an unexpected failure (see the sandbox log)' }]];
+  const limiter = 'TOO_MANY_REQUESTS from the rate limit of the tenant (its rateLimit setting), or ';
   return [
-    ['429', { schema: tooManyRequestsSchema, description: 'Only from an injected fault (x-sandbox-fault), with the code it names' }],
+    [
+      '429',
+      {
+        schema: tooManyRequestsSchema,
+        description: `${rateLimited(op) ? limiter : 'Only '}from an injected fault (x-sandbox-fault), with the code it names`,
+      },
+    ],
     [
       '5XX',
       {
@@ -139,6 +172,14 @@ export function headersOf(op: Operation, status: string, answer: Answer): Record
   if (readsBody(op)) out['x-sandbox-warnings'] = 'x-sandbox-warnings';
   if (status === '401' && answer.codes) out['WWW-Authenticate'] = 'WWW-Authenticate';
   if (status === '405') out.Allow = 'Allow';
+  if (status === '429' && faultable(op)) out['Retry-After'] = 'Retry-After';
+  if (status === '5XX' && faultable(op))
+    out['Retry-After'] = {
+      ...COMMON_HEADERS['Retry-After']!,
+      required: false,
+      description: 'What an injected fault says (docs/control-api.md#faults)',
+    };
+  if (rateLimited(op)) for (const name of RATE_HEADERS) out[name] = name;
   return { ...out, ...answer.headers };
 }
 

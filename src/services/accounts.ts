@@ -5,7 +5,8 @@ import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import { accountRef } from '../domain/ledger.js';
 import type { AccountCreateBody, AccountPatchBody } from '../schemas/control.js';
-import type { Account, AccountClock, LedgerEntry, LedgerRef, New } from '../store/model.js';
+import { rateLimitSetting } from '../domain/rate-limit.js';
+import type { Account, AccountClock, LedgerEntry, LedgerRef, New, RateLimit } from '../store/model.js';
 import type { Reads, Tx } from '../store/store.js';
 import { nextTokenGeneration } from './token-generation.js';
 
@@ -27,7 +28,12 @@ export interface AccountFields {
   settleAfterSeconds?: number | undefined;
   /** its own clock (docs/architecture.md#the-clock); absent: the sandbox-wide one */
   clock?: AccountClock | undefined;
+  /** its rate limit as given, fields left out taking their defaults; null or absent: off */
+  rateLimit?: Partial<RateLimit> | null | undefined;
 }
+
+/** The record's rate limit field: absent while off (as on accounts made before rate limits existed). */
+const rateLimitField = (limit: RateLimit | null): { rateLimit?: RateLimit } => (limit ? { rateLimit: limit } : {});
 
 /** An account record with the defaults of docs/control-api.md#accounts (the control API and fixtures share it). */
 export function accountRecord(f: AccountFields, now: string): New<Account> {
@@ -41,6 +47,7 @@ export function accountRecord(f: AccountFields, now: string): New<Account> {
     autoPayAfterSeconds: f.autoPayAfterSeconds ?? null,
     settleAfterSeconds: f.settleAfterSeconds ?? 2,
     ...(f.clock ? { clock: f.clock } : {}),
+    ...rateLimitField(rateLimitSetting(f.rateLimit, null)),
     createdAt: now,
     updatedAt: now,
   };
@@ -78,7 +85,12 @@ export function createAccount(tx: Tx, ctx: AppContext, body: AccountCreateBody, 
 
 export function updateAccount(tx: Tx, ctx: AppContext, id: string, patch: AccountPatchBody): Readonly<Account> {
   const before = requireAccount(tx, id);
-  const after: Account = { ...before, updatedAt: ctx.clockOf(id).nowIso() };
+  const { rateLimit, ...rest } = before;
+  const after: Account = {
+    ...rest,
+    ...rateLimitField(rateLimitSetting(patch.rateLimit, rateLimit)),
+    updatedAt: ctx.clockOf(id).nowIso(),
+  };
   if (patch.name !== undefined) after.name = patch.name;
   if (patch.splitEnabled !== undefined) after.splitEnabled = patch.splitEnabled;
   if (patch.autoPayAfterSeconds !== undefined) after.autoPayAfterSeconds = patch.autoPayAfterSeconds;

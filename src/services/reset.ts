@@ -69,6 +69,7 @@ async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsid
     ensureConfigEndpoint(tx, ctx);
   });
   ctx.journal.clear();
+  ctx.rateLimits.clear();
   ctx.random.restartFaults();
   return { movedAsideTo };
 }

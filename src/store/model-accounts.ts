@@ -22,8 +22,20 @@ export interface Account extends Stored {
   settleAfterSeconds: number;
   /** the account's own clock (docs/architecture.md#the-clock); absent: the sandbox-wide clock */
   clock?: AccountClock;
+  /** the account's rate limit (docs/decisions.md#d80-rate-limits-per-client); absent or null: off */
+  rateLimit?: RateLimit | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A tenant's rate limit, every field decided (the defaults: src/domain/rate-limit.ts DEFAULT_RATE_LIMIT). */
+export interface RateLimit {
+  /** API requests a client may make per second, on average (a bucket's refill) */
+  requestsPerSecond: number;
+  /** API requests a client may make at once (a bucket's capacity) */
+  burst: number;
+  /** token requests (POST /v1/oauth/token) a client may make per minute: their own bucket, refilled and sized by it */
+  tokenRequestsPerMinute: number;
 }
 
 /** A tenant's clock: the sandbox-wide clock plus its own offset, or frozen at an instant. */

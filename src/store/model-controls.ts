@@ -21,6 +21,8 @@ export interface Fault extends Stored {
   code: string;
   message: string;
   latencyMs: number;
+  /** the Retry-After of its answer (429 and 503 only; a 429's is 1 when not given); absent: none */
+  retryAfterSeconds?: number;
   /** how many more times it fires; null = unlimited */
   remaining: number | null;
   probability: number;
