@@ -3,6 +3,7 @@
 // express middleware) because the app context holds the journal, and a consumer of the package's types
 // must not need express's types (skipLibCheck: false).
 import querystring from 'node:querystring';
+import type { SeenRequest } from '../domain/request-match.js';
 import type { Wire } from '../schemas/from-schema.js';
 import type { journalEntrySchema } from '../schemas/control-responses.js';
 import { mergeBySeq } from '../store/page.js';
@@ -175,24 +176,59 @@ export class Journal {
 
   /**
    * Called after each entry added (with its tenant) and each clear (with the tenant cleared, undefined
-   * for every one): the change feed tells the dashboard.
+   * for every one): the change feed tells the dashboard, a waiting verification looks again. Returns
+   * the function that stops it.
    */
-  onChange(listener: (accountId: string | null | undefined) => void): void {
+  onChange(listener: (accountId: string | null | undefined) => void): () => void {
     this.#listeners.push(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** One tenant's rings, or (undefined) every one, merged newest first: the entries and the ring each is of. */
+  #newest(accountId: string | null | undefined): Iterable<Kept & { accountId: string | null }> {
+    const rings = [...this.#rings].filter(([id]) => accountId === undefined || id === accountId);
+    return mergeBySeq(
+      rings.map(([id, ring]) =>
+        (function* () {
+          for (const e of ring.newest()) yield { ...e, accountId: id };
+        })(),
+      ),
+    );
+  }
+
+  /**
+   * The requests as a verification reads them (docs/control-api.md#verifying-requests), newest first:
+   * status, method and path at the cost of two texts read; the query, the headers and the body parsed
+   * and redacted, as a listing shows them, only when asked for (once each).
+   */
+  *seen(accountId?: string | null): Generator<SeenRequest> {
+    for (const e of this.#newest(accountId)) {
+      const { method, url } = e.head();
+      const q = url.indexOf('?');
+      let texts: Texts | undefined;
+      const all = () => (texts ??= e.texts());
+      let headers: Record<string, unknown> | undefined;
+      let body: { value: unknown } | undefined;
+      yield {
+        seq: e.seq,
+        status: e.status,
+        method,
+        path: q < 0 ? url : url.slice(0, q),
+        query: () => (q < 0 ? {} : Object.fromEntries([...new URLSearchParams(redactUrl(url).slice(q + 1))].reverse())),
+        headers: () => (headers ??= redact(JSON.parse(all().headers!)) as Record<string, unknown>),
+        body: () => (body ??= { value: shownBody(all()) }).value,
+      };
+    }
   }
 
   /** Newest first, filtered, redacted: at most `limit`; it costs the entries looked at, and only those shown are made into their shape. */
   list(q: JournalQuery = {}): JournalEntry[] {
-    const rings = [...this.#rings].filter(([id]) => q.accountId === undefined || id === q.accountId);
     const out: JournalEntry[] = [];
     const limit = q.limit ?? Infinity;
     if (limit <= 0) return out;
-    const sources = rings.map(([id, ring]) =>
-      (function* () {
-        for (const e of ring.newest()) yield { ...e, accountId: id };
-      })(),
-    );
-    for (const e of mergeBySeq(sources)) {
+    for (const e of this.#newest(q.accountId)) {
       if (q.status !== undefined && e.status !== q.status) continue;
       const texts = e.texts();
       if (!matches(texts, q)) continue;

@@ -55,6 +55,8 @@ export interface Kept {
   durationMs: number;
   status: number;
   texts: () => Texts;
+  /** its method and URL alone, the first of its texts: what a verification compares before anything else */
+  head: () => { method: string; url: string };
 }
 
 // A record in a chunk is its texts in TEXTS order, each a tag byte and a 32-bit number: INLINE, the
@@ -179,12 +181,14 @@ export class Ring {
     return this.#count++;
   }
 
-  #texts(chunkNo: number, offset: number): Texts {
+  /** The entry's texts, or only the first `count` of them (in TEXTS order). */
+  #texts(chunkNo: number, offset: number, count: number = TEXTS.length): Texts {
     const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
     const read = (at: number) => chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1));
     const out: Record<string, string | null> = {};
     let p = offset;
-    for (const name of TEXTS) {
+    for (let i = 0; i < count; i++) {
+      const name = TEXTS[i]!;
       const tag = chunk[p];
       out[name] = tag === NONE ? null : tag === SAME ? read(chunk.readUInt32LE(p + 1)) : read(p);
       p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
@@ -205,6 +209,7 @@ export class Ring {
         durationMs: Math.round(this.#duration[slot]! * 100) / 100,
         status: this.#status[slot]!,
         texts: () => this.#texts(chunkNo, offset),
+        head: () => this.#texts(chunkNo, offset, 2) as { method: string; url: string },
       };
     }
   }
