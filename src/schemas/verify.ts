@@ -16,16 +16,20 @@ export const MAX_WITHIN_SECONDS = 30;
 const VALUE = 'must be a string, {"matches": "<regex>"} or {"absent": true}';
 /** A header's or query parameter's expected value: the exact text, a regular expression that finds it, or absent. */
 const valueMatcher = {
-  type: ['string', 'object'],
-  maxLength: 2000,
-  properties: {
-    matches: { type: 'string', minLength: 1, maxLength: 500, 'x-message': 'must be a regular expression of 1 to 500 characters' },
-    absent: { const: true, 'x-message': 'must be true' },
-  },
-  additionalProperties: false,
-  minProperties: 1,
-  maxProperties: 1,
-  'x-message': VALUE,
+  anyOf: [
+    { type: 'string', maxLength: 2000, 'x-message': VALUE },
+    {
+      type: 'object',
+      properties: {
+        matches: { type: 'string', minLength: 1, maxLength: 500, 'x-message': 'must be a regular expression of 1 to 500 characters' },
+        absent: { const: true, 'x-message': 'must be true' },
+      },
+      additionalProperties: false,
+      minProperties: 1,
+      maxProperties: 1,
+      'x-message': VALUE,
+    },
+  ],
 } as const;
 const valuesOf = (what: string) =>
   ({
