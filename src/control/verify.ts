@@ -50,7 +50,7 @@ function wanted(atLeast: number, atMost: number | undefined): string {
 
 /** POST /_sandbox/verify, evaluated once over the journal of `accountId` (undefined: every tenant's). */
 function evaluateCount(ctx: AppContext, accountId: string | undefined, body: VerifyBody): Outcome {
-  const m = compileMatcher(body as RequestMatcher);
+  const m = compileMatcher(body);
   const { atLeast = 0, atMost } = body.times ?? { atLeast: 1 };
   const matches: number[] = [];
   let count = 0;
@@ -61,7 +61,7 @@ function evaluateCount(ctx: AppContext, accountId: string | undefined, body: Ver
   if (count >= atLeast && (atMost === undefined || count <= atMost)) return { holds: true, answer: { ok: true, count, matches } };
   return {
     holds: false,
-    message: `expected ${wanted(atLeast, atMost)} ${atMost === 1 || (atMost === undefined && atLeast === 1) ? 'request' : 'requests'} matching ${describeMatcher(body as RequestMatcher)}, found ${count}`,
+    message: `expected ${wanted(atLeast, atMost)} ${atMost === 1 || (atMost === undefined && atLeast === 1) ? 'request' : 'requests'} matching ${describeMatcher(body)}, found ${count}`,
     count,
     // too many: the matching ones are no misses
     misses: () => (count < atLeast ? nearestMisses(m, ctx.journal.seen(accountId)) : []),
@@ -134,7 +134,14 @@ function settle(ctx: AppContext, accountId: string | undefined, withinS: number,
   });
 }
 
-async function answer(ctx: AppContext, req: Request, res: Response, accountId: string | undefined, withinS: number, evaluate: () => Outcome) {
+async function answer(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  accountId: string | undefined,
+  withinS: number,
+  evaluate: () => Outcome,
+) {
   const outcome = await settle(ctx, accountId, withinS, res, evaluate);
   if (req.destroyed && !res.writable) return; // the client went away while it waited
   if (outcome.holds) return void res.json(outcome.answer);
@@ -165,7 +172,8 @@ export const verifyOperations = [
     path: '/_sandbox/verify',
     tag,
     scope: 'tenant',
-    summary: 'Verify that the app sent matching requests (a count, and optionally a wait): 200 when it holds, 422 with near misses when not',
+    summary:
+      'Verify that the app sent matching requests (a count, and optionally a wait): 200 when it holds, 422 with near misses when not',
     body: verifySchema,
     check: verifyChecks,
     responses: { 200: ok(verificationSchema), 404: NO_ACCOUNT, 422: FAILED },
@@ -181,7 +189,8 @@ export const verifyOperations = [
     path: '/_sandbox/verify/sequence',
     tag,
     scope: 'tenant',
-    summary: 'Verify that the app sent requests matching each item in this order (others may come between): 200, or 422 naming the item not found',
+    summary:
+      'Verify that the app sent requests matching each item in this order (others may come between): 200, or 422 naming the item not found',
     body: verifySequenceSchema,
     check: verifySequenceChecks,
     responses: { 200: ok(verificationSchema), 404: NO_ACCOUNT, 422: FAILED },

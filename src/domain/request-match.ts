@@ -136,7 +136,8 @@ export function requestMatches(m: CompiledMatcher, r: SeenRequest): boolean {
 }
 
 const shown = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v));
-const expected = (v: Value): string => (v.kind === 'absent' ? 'absent' : v.kind === 'text' ? JSON.stringify(v.text) : `to match /${v.source}/`);
+const expected = (v: Value): string =>
+  v.kind === 'absent' ? 'absent' : v.kind === 'text' ? JSON.stringify(v.text) : `to match /${v.source}/`;
 const at = (base: string, key: string | number) => (typeof key === 'number' ? `${base}[${key}]` : `${base}.${key}`);
 
 /** How far a request is from a matcher: how many of the matcher's fields agree, and a line for each that differs. */
@@ -154,8 +155,7 @@ function compareBody(want: unknown, got: unknown, where: string, out: Comparison
     for (const k of Object.keys(want)) compareBody(want[k], Object.hasOwn(got, k) ? got[k] : undefined, at(where, k), out);
     return;
   }
-  if (Array.isArray(want) && Array.isArray(got))
-    out.differences.push(`${where}: expected ${want.length} items, got ${got.length}`);
+  if (Array.isArray(want) && Array.isArray(got)) out.differences.push(`${where}: expected ${want.length} items, got ${got.length}`);
   else if (subsetAgrees(want, got)) out.agree++;
   else out.differences.push(`${where}: expected ${shown(want)}, got ${shown(got)}`);
 }

@@ -53,7 +53,12 @@ describe('POST /_sandbox/verify', () => {
     await sb.request('POST', '/v1/banking/cash-out/pix', {
       token,
       headers: { 'x-idempotency-key': key },
-      body: { type: 'pix_key', description: 'verify me', amount: '1000', details: { name: 'Recebedor', key: '11144477735', keyType: 'CPF' } },
+      body: {
+        type: 'pix_key',
+        description: 'verify me',
+        amount: '1000',
+        details: { name: 'Recebedor', key: '11144477735', keyType: 'CPF' },
+      },
     });
     await balance('?page=2&page=3');
     const cashOut = { method: 'POST', path: '/v1/banking/cash-out/pix' };
@@ -82,7 +87,9 @@ describe('POST /_sandbox/verify', () => {
     await createCharge(sb, token, 1000, { description: 'other' });
     await sb.request('POST', '/v1/banking/cash-in/pix', { token, body: { amount: '1000', description: 'x' } });
     await balance(); // none of its fields agrees: no near miss
-    const r = await verify({ request: { method: 'POST', path: '/v1/banking/cash-in/pix', body: { amount: '1000', description: 'other' } } });
+    const r = await verify({
+      request: { method: 'POST', path: '/v1/banking/cash-in/pix', body: { amount: '1000', description: 'other' } },
+    });
     expect(r.status).toBe(422);
     const { nearMisses, count } = r.body.error;
     expect(count).toBe(0);
@@ -90,7 +97,10 @@ describe('POST /_sandbox/verify', () => {
     expect(nearMisses[0].differences).toEqual(['body.description: expected "other", got "x"']);
     expect(nearMisses[1]).toMatchObject({ method: 'POST', path: '/v1/banking/cash-in/pix' });
     expect(nearMisses[1].differences).toEqual(['body.amount: expected "1000", got 1000']);
-    expect(nearMisses[2].differences).toEqual(['body.amount: expected "1000", got 1000', 'body.description: expected "other", got "control test"']);
+    expect(nearMisses[2].differences).toEqual([
+      'body.amount: expected "1000", got 1000',
+      'body.description: expected "other", got "control test"',
+    ]);
     const miss = await verify({ request: { method: 'GET', path: '/v1/banking/transactions/*', headers: { 'x-trace': 'a' } }, status: 200 });
     expect(miss.body.error.nearMisses[0].differences).toEqual([
       'path: expected "/v1/banking/transactions/*", got "/v1/banking/balance"',
@@ -108,7 +118,10 @@ describe('POST /_sandbox/verify', () => {
       body: { type: 'pix_key', description: 'faulted', amount: '77', details: { name: 'R', key: '11144477735', keyType: 'CPF' } },
     });
     expect([r.status, r.headers.get('x-sandbox-fault')]).toEqual([503, fault.id]);
-    const held = await verify({ request: { path: '/v1/banking/cash-out/pix', body: { description: 'faulted', amount: '77' } }, status: '5xx' });
+    const held = await verify({
+      request: { path: '/v1/banking/cash-out/pix', body: { description: 'faulted', amount: '77' } },
+      status: '5xx',
+    });
     expect(held.status).toBe(200);
     expect(held.body.count).toBe(1);
     expect((await verify({ request: { body: { amount: '77' } }, status: 503, times: { atLeast: 1, atMost: 1 } })).status).toBe(200);
@@ -158,10 +171,15 @@ describe('POST /_sandbox/verify', () => {
       '/extra',
     ])
       expect(paths, p).toContain(p);
-    expect(details.find((d: { path: string }) => d.path === '/request/headers/a/matches')?.message).toMatch(/^is not a valid regular expression/);
+    expect(details.find((d: { path: string }) => d.path === '/request/headers/a/matches')?.message).toMatch(
+      /^is not a valid regular expression/,
+    );
     const seq = await sequence({ requests: [{ request: { path: '/v1/x', query: { q: { matches: '[' } } } }, { request: {}, status: 99 }] });
     expect(seq.status).toBe(400);
-    expect(errorShape(seq).error.details.map((d: { path: string }) => d.path)).toEqual(['/requests/1/status', '/requests/0/request/query/q/matches']);
+    expect(errorShape(seq).error.details.map((d: { path: string }) => d.path)).toEqual([
+      '/requests/1/status',
+      '/requests/0/request/query/q/matches',
+    ]);
     expect((await control(sb, 'GET', '/_sandbox/requests')).length).toBe(before);
   });
 });
