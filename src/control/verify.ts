@@ -12,9 +12,9 @@ import {
   nearestMisses,
   requestMatches,
   type CompiledMatcher,
+  type EachRequest,
   type NearMiss,
   type RequestMatcher,
-  type SeenRequest,
 } from '../domain/request-match.js';
 import type { Wire } from '../schemas/from-schema.js';
 import { adminRoute } from '../http/operations.js';
@@ -52,29 +52,27 @@ function wanted(atLeast: number, atMost: number | undefined): string {
 function evaluateCount(ctx: AppContext, accountId: string | undefined, body: VerifyBody): Outcome {
   const m = compileMatcher(body);
   const { atLeast = 0, atMost } = body.times ?? { atLeast: 1 };
-  const matches: number[] = [];
-  let count = 0;
-  for (const r of ctx.journal.seen(accountId)) {
-    if (!requestMatches(m, r)) continue;
-    if (++count <= MAX_LISTED) matches.push(r.seq);
-  }
+  const seqs: number[] = [];
+  ctx.journal.eachSeen(accountId, (r) => void (requestMatches(m, r) && seqs.push(r.seq)));
+  const count = seqs.length;
+  // each ring is read newest first; several (every tenant's) are put in one order here
+  const matches = (seqs.length > MAX_LISTED || accountId === undefined ? seqs.sort((a, b) => b - a) : seqs).slice(0, MAX_LISTED);
   if (count >= atLeast && (atMost === undefined || count <= atMost)) return { holds: true, answer: { ok: true, count, matches } };
   return {
     holds: false,
     message: `expected ${wanted(atLeast, atMost)} ${atMost === 1 || (atMost === undefined && atLeast === 1) ? 'request' : 'requests'} matching ${describeMatcher(body)}, found ${count}`,
     count,
     // too many: the matching ones are no misses
-    misses: () => (count < atLeast ? nearestMisses(m, ctx.journal.seen(accountId)) : []),
+    misses: () => (count < atLeast ? nearestMisses(m, (visit) => ctx.journal.eachSeen(accountId, visit)) : []),
   };
 }
 
-/** The requests newer than `seq`, newest first (the journal read stops at it). */
-function* after(requests: Iterable<SeenRequest>, seq: number): Generator<SeenRequest> {
-  for (const r of requests) {
-    if (r.seq <= seq) return;
-    yield r;
-  }
-}
+/** The journal's requests newer than `seq`. */
+const after =
+  (ctx: AppContext, accountId: string | undefined, seq: number): EachRequest =>
+  (visit) =>
+    // newest first within a ring: the rest of it is older
+    ctx.journal.eachSeen(accountId, (r) => (r.seq > seq ? visit(r) : accountId === undefined));
 
 /** POST /_sandbox/verify/sequence: each item matched after the one before (the earliest such request), in one read. */
 function evaluateSequence(ctx: AppContext, accountId: string | undefined, body: VerifySequenceBody): Outcome {
@@ -82,7 +80,8 @@ function evaluateSequence(ctx: AppContext, accountId: string | undefined, body: 
   const ms: CompiledMatcher[] = items.map(compileMatcher);
   // per item, the seqs of the requests it matches, newest first
   const lists: number[][] = ms.map(() => []);
-  for (const r of ctx.journal.seen(accountId)) ms.forEach((m, i) => requestMatches(m, r) && lists[i]!.push(r.seq));
+  ctx.journal.eachSeen(accountId, (r) => ms.forEach((m, i) => requestMatches(m, r) && lists[i]!.push(r.seq)));
+  if (accountId === undefined) for (const list of lists) list.sort((a, b) => b - a);
   const found: number[] = [];
   for (let i = 0; i < ms.length; i++) {
     const prev = found[i - 1] ?? 0;
@@ -95,7 +94,7 @@ function evaluateSequence(ctx: AppContext, accountId: string | undefined, body: 
         holds: false,
         message: `request ${i + 1} of ${plural(ms.length, 'request')} in the sequence (${describeMatcher(items[i]!)}) was not found${where}`,
         count: i,
-        misses: () => nearestMisses(ms[i]!, after(ctx.journal.seen(accountId), prev)),
+        misses: () => nearestMisses(ms[i]!, after(ctx, accountId, prev)),
       };
     }
     found.push(list[k]!);

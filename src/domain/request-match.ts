@@ -9,22 +9,34 @@ import { STATUS_CLASSES, type StatusClass } from './vocabulary.js';
 const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
 
 /**
- * A path against a pattern, segment by segment (query string and trailing slash ignored): a literal
- * segment must be equal, `*` or `:name` matches any one segment, and a final `**` any rest (none included).
+ * A path pattern made ready (its segments split once), tested against paths segment by segment (query
+ * string and trailing slash ignored): a literal segment must be equal, `*` or `:name` matches any one
+ * segment, and a final `**` any rest (none included).
  */
-export function pathMatches(pattern: string, path: string): boolean {
+export function pathPattern(pattern: string): (path: string) => boolean {
   const want = segments(pattern);
-  const got = segments(path);
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    if (w === '**' && i === want.length - 1) return true;
-    const g = got[i];
-    if (g === undefined) return false;
-    if (w === '*' || (w.startsWith(':') && w.length > 1)) continue;
-    if (w !== g) return false;
-  }
-  return want.length === got.length;
+  return (path) => {
+    // the path's segments walked in place (empty ones skipped), not copied into an array of them
+    const got = path.split('/');
+    let at = 0;
+    const next = (): string | undefined => {
+      while (at < got.length && got[at] === '') at++;
+      return got[at++];
+    };
+    for (let i = 0; i < want.length; i++) {
+      const w = want[i]!;
+      if (w === '**' && i === want.length - 1) return true;
+      const g = next();
+      if (g === undefined) return false;
+      if (w === '*' || (w.startsWith(':') && w.length > 1)) continue;
+      if (w !== g) return false;
+    }
+    return next() === undefined;
+  };
 }
+
+/** A path against a pattern (see pathPattern): what a fault's path and a verification's both mean. */
+export const pathMatches = (pattern: string, path: string): boolean => pathPattern(pattern)(path);
 
 /** What a header or query value must be: exactly this text, text a regular expression finds, or absent. */
 export type ValueMatcher = string | { matches?: string; absent?: true };
@@ -42,6 +54,9 @@ export interface RequestMatcher {
   request: RequestPattern;
   status?: number | StatusClass;
 }
+
+/** Hands each request of a journal to `visit`, until it returns false. */
+export type EachRequest = (visit: (r: SeenRequest) => boolean | void) => void;
 
 /** A request as the journal shows it (secrets redacted); the costly parts are read only when asked for. */
 export interface SeenRequest {
@@ -63,6 +78,7 @@ type Value = { kind: 'text'; text: string } | { kind: 'regex'; re: RegExp; sourc
 export interface CompiledMatcher {
   method?: string;
   path?: string;
+  pathTest?: (path: string) => boolean;
   query: [string, Value][];
   headers: [string, Value][];
   hasBody: boolean;
@@ -82,7 +98,7 @@ export function compileMatcher(m: RequestMatcher): CompiledMatcher {
   const r = m.request;
   return {
     ...(r.method !== undefined ? { method: r.method.toUpperCase() } : {}),
-    ...(r.path !== undefined ? { path: r.path } : {}),
+    ...(r.path !== undefined ? { path: r.path, pathTest: pathPattern(r.path) } : {}),
     query: Object.entries(r.query ?? {}).map(([k, v]) => [k, valueOf(v)]),
     headers: Object.entries(r.headers ?? {}).map(([k, v]) => [k.toLowerCase(), valueOf(v)]),
     hasBody: r.body !== undefined,
@@ -123,7 +139,7 @@ function subsetAgrees(want: unknown, got: unknown): boolean {
 export function requestMatches(m: CompiledMatcher, r: SeenRequest): boolean {
   if (m.status !== undefined && !statusAgrees(m.status, r.status)) return false;
   if (m.method !== undefined && m.method !== r.method) return false;
-  if (m.path !== undefined && !pathMatches(m.path, r.path)) return false;
+  if (m.pathTest && !m.pathTest(r.path)) return false;
   if (m.query.length > 0) {
     const q = r.query();
     if (!m.query.every(([k, v]) => valueAgrees(v, Object.hasOwn(q, k) ? q[k] : undefined))) return false;
@@ -165,7 +181,7 @@ export function compareRequest(m: CompiledMatcher, r: SeenRequest): Comparison {
   const out: Comparison = { agree: 0, differences: [] };
   const field = (agrees: boolean, line: () => string) => (agrees ? out.agree++ : out.differences.push(line()));
   if (m.method !== undefined) field(m.method === r.method, () => `method: expected ${shown(m.method)}, got ${shown(r.method)}`);
-  if (m.path !== undefined) field(pathMatches(m.path, r.path), () => `path: expected ${shown(m.path)}, got ${shown(r.path)}`);
+  if (m.pathTest) field(m.pathTest(r.path), () => `path: expected ${shown(m.path)}, got ${shown(r.path)}`);
   const values = (list: [string, Value][], got: Record<string, unknown>, name: string) => {
     for (const [k, v] of list) {
       const g = Object.hasOwn(got, k) ? got[k] : undefined;
@@ -189,24 +205,26 @@ export interface NearMiss {
   agree: number;
 }
 
+const before = (a: { agree: number; seq: number }, b: { agree: number; seq: number }) =>
+  a.agree > b.agree || (a.agree === b.agree && a.seq > b.seq);
+
 /**
  * The `n` requests nearest to the matcher among those that do not match it: most fields agreeing first,
  * then the newest. A request none of whose fields agree is no near miss.
  */
-export function nearestMisses(m: CompiledMatcher, requests: Iterable<SeenRequest>, n = 5): NearMiss[] {
+export function nearestMisses(m: CompiledMatcher, each: EachRequest, n = 5): NearMiss[] {
   const best: NearMiss[] = [];
-  for (const r of requests) {
-    if (requestMatches(m, r)) continue;
+  each((r) => {
+    if (requestMatches(m, r)) return;
     const c = compareRequest(m, r);
-    if (c.agree === 0) continue;
+    if (c.agree === 0) return;
     const worst = best[best.length - 1];
-    // newest first: a later request that only ties an earlier one's rank stays behind it
-    if (best.length === n && worst && worst.agree >= c.agree) continue;
+    if (best.length === n && worst && !before({ agree: c.agree, seq: r.seq }, worst)) return;
     const miss: NearMiss = { seq: r.seq, method: r.method, path: r.path, status: r.status, differences: c.differences, agree: c.agree };
-    const i = best.findIndex((b) => b.agree < c.agree || (b.agree === c.agree && b.seq < r.seq));
+    const i = best.findIndex((b) => before(miss, b));
     best.splice(i < 0 ? best.length : i, 0, miss);
     if (best.length > n) best.pop();
-  }
+  });
   return best;
 }
 

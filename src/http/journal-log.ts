@@ -152,6 +152,53 @@ function matches(t: Texts, q: JournalQuery): boolean {
   return true;
 }
 
+/** One journal entry as a verification sees it (SeenRequest), moved from entry to entry (Journal.eachSeen). */
+class Seen implements SeenRequest {
+  seq = 0;
+  status = 0;
+  method = '';
+  path = '';
+  #ring: Ring | null = null;
+  #slot = 0;
+  #url = '';
+  #texts: Texts | null = null;
+  #query: Record<string, string> | null = null;
+  #headers: Record<string, unknown> | null = null;
+  #body: { value: unknown } | null = null;
+
+  at(ring: Ring, slot: number): void {
+    const head = ring.textsAt(slot, 2);
+    this.#ring = ring;
+    this.#slot = slot;
+    this.#url = head.url!;
+    this.#texts = this.#query = this.#headers = this.#body = null;
+    this.seq = ring.seqAt(slot);
+    this.status = ring.statusAt(slot);
+    this.method = head.method!;
+    const q = this.#url.indexOf('?');
+    this.path = q < 0 ? this.#url : this.#url.slice(0, q);
+  }
+
+  #all(): Texts {
+    return (this.#texts ??= this.#ring!.textsAt(this.#slot));
+  }
+
+  query(): Record<string, string> {
+    const shown = redactUrl(this.#url);
+    const q = shown.indexOf('?');
+    // the first value of a repeated name
+    return (this.#query ??= q < 0 ? {} : Object.fromEntries([...new URLSearchParams(shown.slice(q + 1))].reverse()));
+  }
+
+  headers(): Record<string, unknown> {
+    return (this.#headers ??= redact(JSON.parse(this.#all().headers!)) as Record<string, unknown>);
+  }
+
+  body(): unknown {
+    return (this.#body ??= { value: shownBody(this.#all()) }).value;
+  }
+}
+
 /**
  * The journal: a ring per tenant (docs/decisions.md#d63-a-journal-per-tenant), so that a busy tenant
  * never pushes out another's entries; requests of no known tenant have a ring of their own. Rings are
@@ -199,27 +246,22 @@ export class Journal {
   }
 
   /**
-   * The requests as a verification reads them (docs/control-api.md#verifying-requests), newest first:
-   * status, method and path at the cost of two texts read; the query, the headers and the body parsed
-   * and redacted, as a listing shows them, only when asked for (once each).
+   * The requests as a verification reads them (docs/control-api.md#verifying-requests): one tenant's
+   * ring, or (undefined) each ring in turn, each newest first, until `visit` returns false. The request
+   * handed over is one object, reused: status, method and path cost two texts read; the query, the
+   * headers and the body are parsed and redacted as a listing shows them only when asked for.
    */
-  *seen(accountId?: string | null): Generator<SeenRequest> {
-    for (const e of this.#newest(accountId)) {
-      const { method, url } = e.head();
-      const q = url.indexOf('?');
-      let texts: Texts | undefined;
-      const all = () => (texts ??= e.texts());
-      let headers: Record<string, unknown> | undefined;
-      let body: { value: unknown } | undefined;
-      yield {
-        seq: e.seq,
-        status: e.status,
-        method,
-        path: q < 0 ? url : url.slice(0, q),
-        query: () => (q < 0 ? {} : Object.fromEntries([...new URLSearchParams(redactUrl(url).slice(q + 1))].reverse())),
-        headers: () => (headers ??= redact(JSON.parse(all().headers!)) as Record<string, unknown>),
-        body: () => (body ??= { value: shownBody(all()) }).value,
-      };
+  eachSeen(accountId: string | null | undefined, visit: (r: SeenRequest) => boolean | void): void {
+    const seen = new Seen();
+    for (const [id, ring] of this.#rings) {
+      if (accountId !== undefined && id !== accountId) continue;
+      let stopped = false;
+      ring.eachNewest((slot) => {
+        seen.at(ring, slot);
+        if (visit(seen) === false) stopped = true;
+        return !stopped;
+      });
+      if (stopped) return;
     }
   }
 

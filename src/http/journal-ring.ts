@@ -55,8 +55,6 @@ export interface Kept {
   durationMs: number;
   status: number;
   texts: () => Texts;
-  /** its method and URL alone, the first of its texts: what a verification compares before anything else */
-  head: () => { method: string; url: string };
 }
 
 // A record in a chunk is its texts in TEXTS order, each a tag byte and a 32-bit number: INLINE, the
@@ -196,12 +194,38 @@ export class Ring {
     return out as Texts;
   }
 
-  /** newest first */
-  *newest(): Generator<Kept> {
+  /** The slot of the entry `i` places from the newest (0: the newest). */
+  #slotFrom(i: number): number {
     const n = this.#count;
     const start = n < this.capacity ? n : this.#next + n;
-    for (let i = 1; i <= n; i++) {
-      const slot = (start - i + n) % n;
+    return (start - 1 - i + n) % n;
+  }
+
+  /**
+   * Newest first without a generator or an object per entry: `visit(slot)` for each until it returns
+   * false; the entry's parts are read with seqAt, statusAt and textsAt (what a verification reads).
+   */
+  eachNewest(visit: (slot: number) => boolean | void): void {
+    for (let i = 0; i < this.#count; i++) if (visit(this.#slotFrom(i)) === false) return;
+  }
+
+  seqAt(slot: number): number {
+    return this.#seq[slot]!;
+  }
+
+  statusAt(slot: number): number {
+    return this.#status[slot]!;
+  }
+
+  /** The texts of the entry in `slot`, or only its first `count` (2: its method and URL). */
+  textsAt(slot: number, count?: number): Texts {
+    return this.#texts(this.#chunkOf[slot]!, this.#offset[slot]!, count);
+  }
+
+  /** newest first */
+  *newest(): Generator<Kept> {
+    for (let i = 0; i < this.#count; i++) {
+      const slot = this.#slotFrom(i);
       const [chunkNo, offset] = [this.#chunkOf[slot]!, this.#offset[slot]!];
       yield {
         seq: this.#seq[slot]!,
@@ -209,7 +233,6 @@ export class Ring {
         durationMs: Math.round(this.#duration[slot]! * 100) / 100,
         status: this.#status[slot]!,
         texts: () => this.#texts(chunkNo, offset),
-        head: () => this.#texts(chunkNo, offset, 2) as { method: string; url: string },
       };
     }
   }
