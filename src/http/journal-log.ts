@@ -7,7 +7,7 @@ import type { SeenRequest } from '../domain/request-match.js';
 import type { Wire } from '../schemas/from-schema.js';
 import type { journalEntrySchema } from '../schemas/control-responses.js';
 import { mergeBySeq } from '../store/page.js';
-import { Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
+import { REQUEST_TEXTS, Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
 
 /** One entry as GET /_sandbox/requests shows it: the type of its schema. */
 export type JournalEntry = Wire<typeof journalEntrySchema>;
@@ -179,8 +179,9 @@ class Seen implements SeenRequest {
     this.path = q < 0 ? this.#url : this.#url.slice(0, q);
   }
 
+  /** Its texts up to the request body's: the answer, the longest text, is never read. */
   #all(): Texts {
-    return (this.#texts ??= this.#ring!.textsAt(this.#slot));
+    return (this.#texts ??= this.#ring!.textsAt(this.#slot, REQUEST_TEXTS));
   }
 
   query(): Record<string, string> {

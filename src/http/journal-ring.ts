@@ -35,6 +35,8 @@ export interface RawEntry {
 /** The texts of an entry, in the order its record holds them. */
 const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType'] as const;
 export type Texts = Record<(typeof TEXTS)[number], string | null>;
+/** How many of an entry's texts say what was sent: those before the answer, the longest text. */
+export const REQUEST_TEXTS = TEXTS.indexOf('response');
 
 const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
   e.method,
