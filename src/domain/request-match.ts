@@ -13,7 +13,7 @@ const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
  * string and trailing slash ignored): a literal segment must be equal, `*` or `:name` matches any one
  * segment, and a final `**` any rest (none included).
  */
-export function pathPattern(pattern: string): (path: string) => boolean {
+function pathPattern(pattern: string): (path: string) => boolean {
   const want = segments(pattern);
   return (path) => {
     // the path's segments walked in place (empty ones skipped), not copied into an array of them
@@ -39,9 +39,9 @@ export function pathPattern(pattern: string): (path: string) => boolean {
 export const pathMatches = (pattern: string, path: string): boolean => pathPattern(pattern)(path);
 
 /** What a header or query value must be: exactly this text, text a regular expression finds, or absent. */
-export type ValueMatcher = string | { matches?: string; absent?: true };
+type ValueMatcher = string | { matches?: string; absent?: true };
 
-export interface RequestPattern {
+interface RequestPattern {
   method?: string;
   path?: string;
   query?: Record<string, ValueMatcher>;
@@ -157,7 +157,7 @@ const expected = (v: Value): string =>
 const at = (base: string, key: string | number) => (typeof key === 'number' ? `${base}[${key}]` : `${base}.${key}`);
 
 /** How far a request is from a matcher: how many of the matcher's fields agree, and a line for each that differs. */
-export interface Comparison {
+interface Comparison {
   agree: number;
   differences: string[];
 }
@@ -177,7 +177,7 @@ function compareBody(want: unknown, got: unknown, where: string, out: Comparison
 }
 
 /** Every field of the matcher against the request (each header, query value and body leaf counts as one). */
-export function compareRequest(m: CompiledMatcher, r: SeenRequest): Comparison {
+function compareRequest(m: CompiledMatcher, r: SeenRequest): Comparison {
   const out: Comparison = { agree: 0, differences: [] };
   const field = (agrees: boolean, line: () => string) => (agrees ? out.agree++ : out.differences.push(line()));
   if (m.method !== undefined) field(m.method === r.method, () => `method: expected ${shown(m.method)}, got ${shown(r.method)}`);

@@ -11,7 +11,7 @@ import { errorDetailSchema } from './error-responses.js';
 import type { Validated } from './from-schema.js';
 import { arrayOf, obj, str } from './helpers.js';
 
-export const MAX_WITHIN_SECONDS = 30;
+const MAX_WITHIN_SECONDS = 30;
 
 const VALUE = 'must be a string, {"matches": "<regex>"} or {"absent": true}';
 /** A header's or query parameter's expected value: the exact text, a regular expression that finds it, or absent. */
