@@ -23,6 +23,7 @@ import { ruleOperations } from './control/rules.js';
 import { webhookControlOperations } from './control/webhooks.js';
 import { webhookFaultOperations } from './control/webhook-faults.js';
 import { requestOperations } from './control/requests.js';
+import { verifyOperations } from './control/verify.js';
 import { faultOperations } from './control/faults.js';
 import { uiOperations } from './control/ui.js';
 import { changeOperations } from './control/changes.js';
@@ -52,6 +53,7 @@ export const OPERATIONS: readonly RouteOperation[] = [
   ...webhookControlOperations,
   ...webhookFaultOperations,
   ...requestOperations,
+  ...verifyOperations,
   ...faultOperations,
   ...uiOperations,
   ...changeOperations,

@@ -33,6 +33,7 @@ import type {
 } from '../schemas/control-responses.js';
 import type { Wire } from '../schemas/from-schema.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
+import type { VerifyBody, VerifySequenceBody, verificationFailedSchema, verificationSchema } from '../schemas/verify.js';
 import type { WebhookFaultInput, WebhookSendInput } from '../schemas/webhook-faults.js';
 import type {
   deliveryDetailSchema,
@@ -79,6 +80,15 @@ export type FireResult = Wire<typeof fireResultSchema>;
 export type SandboxSnapshot = Wire<typeof snapshotSchema>;
 /** A fixtures document (docs/configuration.md#fixtures): what an export answers, and what --fixtures and reset load. */
 export type FixturesDocument = Fixtures;
+
+/** POST /_sandbox/verify (docs/control-api.md#verifying-requests); `within` defaults to 0 */
+export type VerifyMatcher = Omit<VerifyBody, 'within'> & { within?: number };
+/** One item of POST /_sandbox/verify/sequence: a request matcher and, optionally, its answer's status. */
+export type SequenceItem = VerifySequenceBody['requests'][number];
+/** A verification that holds: the count matched and their journal seqs (a sequence: one per item). */
+export type Verification = Wire<typeof verificationSchema>;
+/** The body of a failed verification (422 VERIFICATION_FAILED): a SandboxApiError's `body`, with the count found and the near misses. */
+export type VerificationFailure = Wire<typeof verificationFailedSchema>;
 
 export type ControlClientOptions = TransportOptions & {
   /** the x-sandbox-admin-token, when the sandbox was started with one */
@@ -305,6 +315,18 @@ export class ControlClient {
     remove: (id: string): Promise<void> => this.call('DELETE', `/faults/${seg(id)}`),
     clear: (filter: AccountFilter = {}): Promise<void> => this.call('DELETE', '/faults', undefined, { ...filter }),
   };
+
+  /**
+   * Whether the app sent matching requests (docs/control-api.md#verifying-requests). Answers when it holds;
+   * when not, throws SandboxApiError with code VERIFICATION_FAILED, its `body` a VerificationFailure.
+   */
+  verify(matcher: VerifyMatcher): Promise<Verification> {
+    return this.call('POST', '/verify', matcher);
+  }
+  /** Whether the app sent requests matching each item in this order; a failure throws as verify does. */
+  verifySequence(requests: SequenceItem[], opts: { accountId?: string; within?: number } = {}): Promise<Verification> {
+    return this.call('POST', '/verify/sequence', { requests, ...opts });
+  }
 
   /** The request journal: one tenant's requests (`accountId`), or every tenant's, newest first. */
   readonly requests = {

@@ -115,3 +115,7 @@ export const TENANT_CHANGE_TOPICS = [
  */
 export const CHANGE_TOPICS = ['accounts', 'clock', ...TENANT_CHANGE_TOPICS] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
+
+/** A class of answer statuses a verification may name instead of one status (docs/control-api.md#verifying-requests). */
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];

@@ -4,9 +4,9 @@
 // cover them; a fault with `times` is spent one firing at a time, in the same commit that
 // decides it fires, so concurrent requests never overspend it.
 //
-// Matching: an optional method (GET also matches HEAD), and a path compared segment by segment
-// with the request path (query string ignored, trailing slash ignored): a literal segment must be
-// equal, `*` or `:name` matches any one segment, and a final `**` matches any rest (none included).
+// Matching: an optional method (GET also matches HEAD), and a path pattern (pathMatches, shared with
+// the verification of requests): a literal segment must be equal, `*` or `:name` matches any one
+// segment, and a final `**` matches any rest (none included); query string and trailing slash ignored.
 // A fault is sandbox-wide, or one tenant's own (docs/decisions.md#d62-scoped-arrangements): it then
 // answers only that tenant's requests (./tenant.ts). The tenant's own faults are tried first, then the
 // sandbox-wide ones, each in creation order; the first that matches wins. /_sandbox/faults... and
@@ -18,6 +18,7 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { SandboxError, notFound } from '../domain/errors.js';
+import { pathMatches } from '../domain/request-match.js';
 import { SANDBOX_WIDE } from '../domain/scope.js';
 import type { FaultBody } from '../schemas/control-sandbox.js';
 import type { Fault, New } from '../store/model.js';
@@ -42,22 +43,6 @@ const DEFAULT_CODES: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
   504: 'GATEWAY_TIMEOUT',
 };
-
-const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
-
-export function pathMatches(pattern: string, path: string): boolean {
-  const want = segments(pattern);
-  const got = segments(path);
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    if (w === '**' && i === want.length - 1) return true;
-    const g = got[i];
-    if (g === undefined) return false;
-    if (w === '*' || (w.startsWith(':') && w.length > 1)) continue;
-    if (w !== g) return false;
-  }
-  return want.length === got.length;
-}
 
 function faultMatches(f: Fault, method: string, path: string): boolean {
   if (f.method && f.method !== method && !(f.method === 'GET' && method === 'HEAD')) return false;

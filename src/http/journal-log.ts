@@ -3,10 +3,11 @@
 // express middleware) because the app context holds the journal, and a consumer of the package's types
 // must not need express's types (skipLibCheck: false).
 import querystring from 'node:querystring';
+import type { SeenRequest } from '../domain/request-match.js';
 import type { Wire } from '../schemas/from-schema.js';
 import type { journalEntrySchema } from '../schemas/control-responses.js';
 import { mergeBySeq } from '../store/page.js';
-import { Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
+import { REQUEST_TEXTS, Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
 
 /** One entry as GET /_sandbox/requests shows it: the type of its schema. */
 export type JournalEntry = Wire<typeof journalEntrySchema>;
@@ -151,6 +152,54 @@ function matches(t: Texts, q: JournalQuery): boolean {
   return true;
 }
 
+/** One journal entry as a verification sees it (SeenRequest), moved from entry to entry (Journal.eachSeen). */
+class Seen implements SeenRequest {
+  seq = 0;
+  status = 0;
+  method = '';
+  path = '';
+  #ring: Ring | null = null;
+  #slot = 0;
+  #url = '';
+  #texts: Texts | null = null;
+  #query: Record<string, string> | null = null;
+  #headers: Record<string, unknown> | null = null;
+  #body: { value: unknown } | null = null;
+
+  at(ring: Ring, slot: number): void {
+    const head = ring.textsAt(slot, 2);
+    this.#ring = ring;
+    this.#slot = slot;
+    this.#url = head.url!;
+    this.#texts = this.#query = this.#headers = this.#body = null;
+    this.seq = ring.seqAt(slot);
+    this.status = ring.statusAt(slot);
+    this.method = head.method!;
+    const q = this.#url.indexOf('?');
+    this.path = q < 0 ? this.#url : this.#url.slice(0, q);
+  }
+
+  /** Its texts up to the request body's: the answer, the longest text, is never read. */
+  #all(): Texts {
+    return (this.#texts ??= this.#ring!.textsAt(this.#slot, REQUEST_TEXTS));
+  }
+
+  query(): Record<string, string> {
+    const shown = redactUrl(this.#url);
+    const q = shown.indexOf('?');
+    // the first value of a repeated name
+    return (this.#query ??= q < 0 ? {} : Object.fromEntries([...new URLSearchParams(shown.slice(q + 1))].reverse()));
+  }
+
+  headers(): Record<string, unknown> {
+    return (this.#headers ??= redact(JSON.parse(this.#all().headers!)) as Record<string, unknown>);
+  }
+
+  body(): unknown {
+    return (this.#body ??= { value: shownBody(this.#all()) }).value;
+  }
+}
+
 /**
  * The journal: a ring per tenant (docs/decisions.md#d63-a-journal-per-tenant), so that a busy tenant
  * never pushes out another's entries; requests of no known tenant have a ring of their own. Rings are
@@ -175,24 +224,54 @@ export class Journal {
 
   /**
    * Called after each entry added (with its tenant) and each clear (with the tenant cleared, undefined
-   * for every one): the change feed tells the dashboard.
+   * for every one): the change feed tells the dashboard, a waiting verification looks again. Returns
+   * the function that stops it.
    */
-  onChange(listener: (accountId: string | null | undefined) => void): void {
+  onChange(listener: (accountId: string | null | undefined) => void): () => void {
     this.#listeners.push(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** One tenant's rings, or (undefined) every one, merged newest first: the entries and the ring each is of. */
+  #newest(accountId: string | null | undefined): Iterable<Kept & { accountId: string | null }> {
+    const rings = [...this.#rings].filter(([id]) => accountId === undefined || id === accountId);
+    return mergeBySeq(
+      rings.map(([id, ring]) =>
+        (function* () {
+          for (const e of ring.newest()) yield { ...e, accountId: id };
+        })(),
+      ),
+    );
+  }
+
+  /**
+   * The requests as a verification reads them (docs/control-api.md#verifying-requests): one tenant's
+   * ring, or (undefined) each ring in turn, each newest first, until `visit` returns false. The request
+   * handed over is one object, reused: status, method and path cost two texts read; the query, the
+   * headers and the body are parsed and redacted as a listing shows them only when asked for.
+   */
+  eachSeen(accountId: string | null | undefined, visit: (r: SeenRequest) => boolean | void): void {
+    const seen = new Seen();
+    for (const [id, ring] of this.#rings) {
+      if (accountId !== undefined && id !== accountId) continue;
+      let stopped = false;
+      ring.eachNewest((slot) => {
+        seen.at(ring, slot);
+        if (visit(seen) === false) stopped = true;
+        return !stopped;
+      });
+      if (stopped) return;
+    }
   }
 
   /** Newest first, filtered, redacted: at most `limit`; it costs the entries looked at, and only those shown are made into their shape. */
   list(q: JournalQuery = {}): JournalEntry[] {
-    const rings = [...this.#rings].filter(([id]) => q.accountId === undefined || id === q.accountId);
     const out: JournalEntry[] = [];
     const limit = q.limit ?? Infinity;
     if (limit <= 0) return out;
-    const sources = rings.map(([id, ring]) =>
-      (function* () {
-        for (const e of ring.newest()) yield { ...e, accountId: id };
-      })(),
-    );
-    for (const e of mergeBySeq(sources)) {
+    for (const e of this.#newest(q.accountId)) {
       if (q.status !== undefined && e.status !== q.status) continue;
       const texts = e.texts();
       if (!matches(texts, q)) continue;

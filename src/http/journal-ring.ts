@@ -35,6 +35,8 @@ export interface RawEntry {
 /** The texts of an entry, in the order its record holds them. */
 const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType'] as const;
 export type Texts = Record<(typeof TEXTS)[number], string | null>;
+/** How many of an entry's texts say what was sent: those before the answer, the longest text. */
+export const REQUEST_TEXTS = TEXTS.indexOf('response');
 
 const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
   e.method,
@@ -179,12 +181,14 @@ export class Ring {
     return this.#count++;
   }
 
-  #texts(chunkNo: number, offset: number): Texts {
+  /** The entry's texts, or only the first `count` of them (in TEXTS order). */
+  #texts(chunkNo: number, offset: number, count: number = TEXTS.length): Texts {
     const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
     const read = (at: number) => chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1));
     const out: Record<string, string | null> = {};
     let p = offset;
-    for (const name of TEXTS) {
+    for (let i = 0; i < count; i++) {
+      const name = TEXTS[i]!;
       const tag = chunk[p];
       out[name] = tag === NONE ? null : tag === SAME ? read(chunk.readUInt32LE(p + 1)) : read(p);
       p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
@@ -192,12 +196,38 @@ export class Ring {
     return out as Texts;
   }
 
-  /** newest first */
-  *newest(): Generator<Kept> {
+  /** The slot of the entry `i` places from the newest (0: the newest). */
+  #slotFrom(i: number): number {
     const n = this.#count;
     const start = n < this.capacity ? n : this.#next + n;
-    for (let i = 1; i <= n; i++) {
-      const slot = (start - i + n) % n;
+    return (start - 1 - i + n) % n;
+  }
+
+  /**
+   * Newest first without a generator or an object per entry: `visit(slot)` for each until it returns
+   * false; the entry's parts are read with seqAt, statusAt and textsAt (what a verification reads).
+   */
+  eachNewest(visit: (slot: number) => boolean | void): void {
+    for (let i = 0; i < this.#count; i++) if (visit(this.#slotFrom(i)) === false) return;
+  }
+
+  seqAt(slot: number): number {
+    return this.#seq[slot]!;
+  }
+
+  statusAt(slot: number): number {
+    return this.#status[slot]!;
+  }
+
+  /** The texts of the entry in `slot`, or only its first `count` (2: its method and URL). */
+  textsAt(slot: number, count?: number): Texts {
+    return this.#texts(this.#chunkOf[slot]!, this.#offset[slot]!, count);
+  }
+
+  /** newest first */
+  *newest(): Generator<Kept> {
+    for (let i = 0; i < this.#count; i++) {
+      const slot = this.#slotFrom(i);
       const [chunkNo, offset] = [this.#chunkOf[slot]!, this.#offset[slot]!];
       yield {
         seq: this.#seq[slot]!,

@@ -325,6 +325,21 @@ const CASES: Record<string, Case> = {
   // A's own stream by HEAD (a GET stays open); naming B is answered at once, as a 404
   'GET /_sandbox/changes': own(() => ({ method: 'HEAD', path: '/_sandbox/changes' }), accountQuery('/_sandbox/changes')),
   'DELETE /_sandbox/requests': own(path('/_sandbox/requests'), accountQuery('/_sandbox/requests')),
+  // A's own request, made just before (an earlier case may have emptied A's journal)
+  'POST /_sandbox/verify': own(
+    async () => (
+      await charge(A.token),
+      { path: '/_sandbox/verify', body: { request: { method: 'POST', path: '/v1/banking/cash-in/pix' } } }
+    ),
+    withBody('/_sandbox/verify', { request: {} }),
+  ),
+  'POST /_sandbox/verify/sequence': own(
+    async () => (
+      await charge(A.token),
+      { path: '/_sandbox/verify/sequence', body: { requests: [{ request: { path: '/v1/banking/cash-in/pix' } }] } }
+    ),
+    withBody('/_sandbox/verify/sequence', { requests: [{ request: {} }] }),
+  ),
   'GET /_sandbox/faults': own(path('/_sandbox/faults'), accountQuery('/_sandbox/faults')),
   'POST /_sandbox/faults': own(
     () => ({ path: '/_sandbox/faults', body: { path: '/v1/elsewhere', status: 503 } }),

@@ -1,6 +1,6 @@
 // Pure parts of the control stages: fault path patterns, the seeded PRNG, journal redaction.
 import { describe, expect, it } from 'vitest';
-import { pathMatches } from '../../src/http/faults.js';
+import { pathMatches } from '../../src/domain/request-match.js';
 import { mulberry32 } from '../../src/domain/random.js';
 import { redact, redactUrl, REDACTED } from '../../src/http/journal-log.js';
 
