@@ -22,6 +22,7 @@ import { ruleOperations } from './control/rules.js';
 import { webhookControlOperations } from './control/webhooks.js';
 import { webhookFaultOperations } from './control/webhook-faults.js';
 import { requestOperations } from './control/requests.js';
+import { reportOperations } from './control/report.js';
 import { faultOperations } from './control/faults.js';
 import { uiOperations } from './control/ui.js';
 import { changeOperations } from './control/changes.js';
@@ -50,6 +51,7 @@ export const OPERATIONS: readonly RouteOperation[] = [
   ...webhookControlOperations,
   ...webhookFaultOperations,
   ...requestOperations,
+  ...reportOperations,
   ...faultOperations,
   ...uiOperations,
   ...changeOperations,

@@ -107,3 +107,39 @@ export const TENANT_CHANGE_TOPICS = [
  */
 export const CHANGE_TOPICS = ['accounts', 'clock', ...TENANT_CHANGE_TOPICS] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
+
+/** The integration report's checks, in the order it lists them (docs/report.md). */
+export const REPORT_CHECKS = [
+  'token-reuse',
+  'expired-token-recovery',
+  'idempotent-retry',
+  'idempotency-key-reuse',
+  'retry-after',
+  'polling',
+  'webhook-ack',
+  'webhook-signature',
+  'validation-errors',
+  'plain-http',
+  'failure-coverage',
+] as const;
+export type ReportCheckId = (typeof REPORT_CHECKS)[number];
+
+/** A check's verdict (docs/report.md#outcomes). */
+export const REPORT_OUTCOMES = ['pass', 'fail', 'warn', 'not-exercised'] as const;
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+
+/** The failure modes failure-coverage counts as met (docs/report.md#failure-coverage). */
+export const FAILURE_MODES = [
+  'transfer-failed',
+  'charge-expired',
+  'token-expired',
+  'rate-limited',
+  'server-error',
+  'insufficient-funds',
+  'webhook-retried',
+  'webhook-duplicated',
+  'webhook-reordered',
+  'webhook-delayed',
+  'webhook-probed',
+] as const;
+export type FailureMode = (typeof FAILURE_MODES)[number];

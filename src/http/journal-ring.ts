@@ -13,6 +13,14 @@ export interface RawEntry {
   accountId: string | null;
   /** real time when the request arrived, epoch ms */
   atMs: number;
+  /** the tenant's clock when the answer ended, epoch ms (the report's token windows are on it) */
+  clockMs: number;
+  /** the request came over plain HTTP (no TLS) */
+  plain: boolean;
+  /** an injected fault (docs/control-api.md#faults) answered it */
+  injected: boolean;
+  /** the answer's Retry-After header, as sent */
+  retryAfter: string | undefined;
   method: string;
   url: string;
   status: number;
@@ -33,7 +41,7 @@ export interface RawEntry {
 }
 
 /** The texts of an entry, in the order its record holds them. */
-const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType'] as const;
+const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType', 'retryAfter'] as const;
 export type Texts = Record<(typeof TEXTS)[number], string | null>;
 
 const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
@@ -46,12 +54,16 @@ const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
   e.body !== null && typeof e.body === 'object' ? JSON.stringify(e.body.shown) : null,
   e.response,
   e.contentType ?? null,
+  e.retryAfter ?? null,
 ];
 
 /** An entry as kept: its numbers, and where its texts are. */
 export interface Kept {
   seq: number;
   atMs: number;
+  clockMs: number;
+  plain: boolean;
+  injected: boolean;
   durationMs: number;
   status: number;
   texts: () => Texts;
@@ -66,8 +78,11 @@ const NONE = 2;
 const FIRST_CHUNK = 4 * 1024;
 const MAX_CHUNK = 256 * 1024;
 const FIRST_SLOTS = 16;
+// an entry's flags
+const PLAIN = 1;
+const INJECTED = 2;
 
-function grown<A extends Float64Array | Float32Array | Uint32Array | Uint16Array>(a: A, length: number): A {
+function grown<A extends Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array>(a: A, length: number): A {
   const b = new (a.constructor as new (n: number) => A)(length);
   b.set(a);
   return b;
@@ -80,6 +95,9 @@ export class Ring {
   #next = 0;
   #seq = new Float64Array(0);
   #at = new Float64Array(0);
+  #clock = new Float64Array(0);
+  /** PLAIN | INJECTED */
+  #flags = new Uint8Array(0);
   #duration = new Float32Array(0);
   #status = new Uint16Array(0);
   #chunkOf = new Uint32Array(0);
@@ -136,6 +154,8 @@ export class Ring {
     const slot = this.#slot();
     this.#seq[slot] = seq;
     this.#at[slot] = e.atMs;
+    this.#clock[slot] = e.clockMs;
+    this.#flags[slot] = (e.plain ? PLAIN : 0) | (e.injected ? INJECTED : 0);
     this.#duration[slot] = e.durationMs;
     this.#status[slot] = e.status;
     this.#chunkOf[slot] = chunkNo;
@@ -171,6 +191,8 @@ export class Ring {
       const length = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#seq.length * 2));
       this.#seq = grown(this.#seq, length);
       this.#at = grown(this.#at, length);
+      this.#clock = grown(this.#clock, length);
+      this.#flags = grown(this.#flags, length);
       this.#duration = grown(this.#duration, length);
       this.#status = grown(this.#status, length);
       this.#chunkOf = grown(this.#chunkOf, length);
@@ -202,6 +224,9 @@ export class Ring {
       yield {
         seq: this.#seq[slot]!,
         atMs: this.#at[slot]!,
+        clockMs: this.#clock[slot]!,
+        plain: (this.#flags[slot]! & PLAIN) !== 0,
+        injected: (this.#flags[slot]! & INJECTED) !== 0,
         durationMs: Math.round(this.#duration[slot]! * 100) / 100,
         status: this.#status[slot]!,
         texts: () => this.#texts(chunkNo, offset),
