@@ -30,7 +30,7 @@ const verdict = (outcome: Verdict['outcome'], count: number, evidence: Evidence[
   detail,
 });
 const is2xx = (s: number | null) => s !== null && s >= 200 && s < 300;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${n} ${n === 1 ? word : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`}`;
 
 /** The members of every run of sorted `xs` longer than `max` within `windowMs` (two pointers: O(n)). */
 function crowded(xs: Exchange[], timeOf: (x: Exchange) => number, windowMs: number, max: number): Set<Exchange> {

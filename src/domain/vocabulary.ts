@@ -124,7 +124,7 @@ export const REPORT_CHECKS = [
 ] as const;
 export type ReportCheckId = (typeof REPORT_CHECKS)[number];
 
-/** A check's verdict (docs/report.md#outcomes). */
+/** A check's verdict (docs/report.md). */
 export const REPORT_OUTCOMES = ['pass', 'fail', 'warn', 'not-exercised'] as const;
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 
