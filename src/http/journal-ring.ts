@@ -42,7 +42,8 @@ export interface RawEntry {
 
 /** The texts of an entry, in the order its record holds them. */
 const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType', 'retryAfter'] as const;
-export type Texts = Record<(typeof TEXTS)[number], string | null>;
+type TextName = (typeof TEXTS)[number];
+export type Texts = Record<TextName, string | null>;
 
 const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
   e.method,
@@ -67,6 +68,8 @@ export interface Kept {
   durationMs: number;
   status: number;
   texts: () => Texts;
+  /** one of its texts alone, the others left unread (the report reads a few of each entry's) */
+  text: (name: TextName) => string | null;
 }
 
 // A record in a chunk is its texts in TEXTS order, each a tag byte and a 32-bit number: INLINE, the
@@ -214,6 +217,21 @@ export class Ring {
     return out as Texts;
   }
 
+  #text(chunkNo: number, offset: number, name: TextName): string | null {
+    const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
+    let p = offset;
+    for (const n of TEXTS) {
+      const tag = chunk[p];
+      if (n === name) {
+        if (tag === NONE) return null;
+        const at = tag === SAME ? chunk.readUInt32LE(p + 1) : p;
+        return chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1));
+      }
+      p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
+    }
+    return null;
+  }
+
   /** newest first */
   *newest(): Generator<Kept> {
     const n = this.#count;
@@ -230,6 +248,7 @@ export class Ring {
         durationMs: Math.round(this.#duration[slot]! * 100) / 100,
         status: this.#status[slot]!,
         texts: () => this.#texts(chunkNo, offset),
+        text: (name) => this.#text(chunkNo, offset, name),
       };
     }
   }

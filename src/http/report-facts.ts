@@ -43,11 +43,29 @@ function retryAfterSeconds(value: string | null, answeredAtMs: number): number |
 }
 
 /** A token request's client_id: HTTP Basic's, or its body's (JSON or form). */
-function tokenClient(headers: Record<string, unknown>, body: string | null): string | null {
-  const basic = basicCredentials(text(headers.authorization) ?? undefined);
+function tokenClient(authorization: string | undefined, body: string | null): string | null {
+  const basic = basicCredentials(authorization);
   if (basic && basic !== 'malformed') return basic.id;
   if (body === null) return null;
   return text(field(parse(body), 'client_id')) ?? new URLSearchParams(body).get('client_id');
+}
+
+/**
+ * A header's value from the journal's JSON text of the request's headers, without parsing all of it:
+ * names are JSON keys (node lower-cases them) and a quote inside a value is escaped, so `"name":` is
+ * found only as a key. Null when absent or not one string.
+ */
+function headerOf(json: string, name: string): string | null {
+  const key = `"${name}":"`;
+  const at = json.indexOf(key);
+  if (at < 0) return null;
+  let end = at + key.length;
+  while (end < json.length && json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+  try {
+    return JSON.parse(json.slice(at + key.length - 1, end + 1)) as string;
+  } catch {
+    return null;
+  }
 }
 
 /** The exchanges of one tenant's journal, oldest first, each with the client it came from. */
@@ -58,18 +76,23 @@ function exchangesOf(kept: Iterable<Kept>): Exchange[] {
   const clientOfToken = new Map<string, string>();
   for (let i = newest.length - 1; i >= 0; i--) {
     const k = newest[i]!;
-    const t = k.texts();
-    const path = t.url!.split('?', 1)[0]!;
-    const headers = (parse(t.headers) ?? {}) as Record<string, unknown>;
-    const answer = t.contentType && /json/i.test(t.contentType) ? parse(t.response) : null;
-    const tokenRequest = t.method === 'POST' && path === TOKEN_PATH;
+    // only the texts a check reads, each decoded once
+    const method = k.text('method')!;
+    const path = k.text('url')!.split('?', 1)[0]!;
+    const headers = k.text('headers')!;
+    const authorization = headerOf(headers, 'authorization') ?? undefined;
+    const tokenRequest = method === 'POST' && path === TOKEN_PATH;
+    const cashOut = method === 'POST' && path === CASH_OUT;
+    const body = tokenRequest || cashOut ? k.text('body') : null;
+    // an answer is read only for what the checks take from it: an error's code, a token's value
+    const answer = k.status >= 400 || tokenRequest ? answerOf(k) : null;
     let client: string;
     if (tokenRequest) {
-      client = tokenClient(headers, t.body) ?? 'unknown client';
+      client = tokenClient(authorization, body) ?? 'unknown client';
       const issued = text(field(answer, 'access_token'));
       if (issued !== null) clientOfToken.set(issued, client);
     } else {
-      const token = bearerToken(text(headers.authorization) ?? undefined);
+      const token = bearerToken(authorization);
       client = token ? (clientOfToken.get(token) ?? `a token issued before the journal's first entry`) : 'no token';
     }
     const error = field(answer, 'error');
@@ -78,21 +101,26 @@ function exchangesOf(kept: Iterable<Kept>): Exchange[] {
       atMs: k.atMs,
       clockMs: k.clockMs,
       durationMs: k.durationMs,
-      method: t.method!,
+      method,
       path,
       status: k.status,
       client,
       tokenRequest,
-      idempotencyKey: text(headers['x-idempotency-key']),
-      cashOutBody: t.method === 'POST' && path === CASH_OUT && t.body !== null ? canonical(parse(t.body) ?? t.body) : null,
+      idempotencyKey: headerOf(headers, 'x-idempotency-key'),
+      cashOutBody: cashOut && body !== null ? canonical(parse(body) ?? body) : null,
       errorCode: k.status < 400 ? null : (text(field(error, 'code')) ?? text(error)),
-      retryAfterS: retryAfterSeconds(t.retryAfter, k.atMs + k.durationMs),
+      retryAfterS: retryAfterSeconds(k.text('retryAfter'), k.atMs + k.durationMs),
       plain: k.plain,
       injected: k.injected,
     };
   }
   return out;
 }
+
+const answerOf = (k: Kept): unknown => {
+  const type = k.text('contentType');
+  return type && /json/i.test(type) ? parse(k.text('response')) : null;
+};
 
 /** Everything the checks read about `accountId`. */
 export function reportFacts(ctx: AppContext, accountId: string): ReportFacts {

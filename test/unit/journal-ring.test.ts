@@ -81,6 +81,11 @@ describe('the journal storage', () => {
       expect(got.map((k) => [k.seq, k.clockMs, k.plain, k.injected, k.texts().retryAfter])).toEqual(
         want.map((r) => [r.seq, r.clockMs, r.plain, r.injected, r.retryAfter ?? null]),
       );
+      // a text read alone is the one read with the rest
+      for (const k of got.slice(0, 20)) {
+        const all = k.texts();
+        for (const name of Object.keys(all) as (keyof typeof all)[]) expect(k.text(name)).toBe(all[name]);
+      }
     }
     expect(journal.size).toBe(3 * CAPACITY);
     // merged: every ring's entries, newest first, as one order
