@@ -3,7 +3,7 @@
 // Values that are interpolated at run time (`${...}`) are strings, so numeric fields accept either
 // a number or a single `${...}` reference.
 
-import { DOCUMENT_TYPES, EVENT_TYPES, PIX_KEY_TYPES, SEND_SIGNATURES } from '../domain/vocabulary.js';
+import { DOCUMENT_TYPES, EVENT_TYPES, PIX_KEY_TYPES, REPORT_CHECKS, REPORT_OUTCOMES, SEND_SIGNATURES } from '../domain/vocabulary.js';
 import { oneOfWords } from './helpers.js';
 import { partySchema } from './records.js';
 
@@ -47,6 +47,7 @@ export const STEP_KINDS = [
   'expectNoWebhook',
   'webhookFault',
   'sendWebhook',
+  'expectReport',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -215,6 +216,14 @@ const stepSchema = {
       required: ['body'],
       additionalProperties: false,
       properties: { body: {}, signature: oneOfWords(SEND_SIGNATURES) },
+    },
+    // the integration report of the scenario's tenant (docs/report.md): a check id → the outcome it must have
+    expectReport: {
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: false,
+      properties: Object.fromEntries(REPORT_CHECKS.map((id) => [id, oneOfWords(REPORT_OUTCOMES)])),
+      'x-message': `must map check ids (${REPORT_CHECKS.join(', ')}) to an outcome (${REPORT_OUTCOMES.join(', ')})`,
     },
   },
   oneOf: STEP_KINDS.map((k) => ({ required: [k] })),
