@@ -16,7 +16,7 @@ import { accountFor, own } from './scope.js';
 const tag = controlTag('diagnostics');
 
 /** The report of one tenant, judged now: its journal as kept, its deliveries and sends, its transactions. */
-export function buildReport(ctx: AppContext, accountId: string): Wire<typeof reportSchema> {
+function buildReport(ctx: AppContext, accountId: string): Wire<typeof reportSchema> {
   const facts = reportFacts(ctx, accountId);
   const now = new Date().toISOString(); // the journal's times are real time (docs/decisions.md#d83-the-reports-clocks)
   const first = facts.exchanges[0];

@@ -6,7 +6,7 @@ import { FAILURE_MODES, REPORT_CHECKS, WEBHOOK_FAULT_ACTIONS, type ReportCheckId
 import { resultOf, type CheckResult, type Coverage, type Evidence, type Exchange, type ReportFacts, type Verdict } from './report.js';
 
 /** A token lives 300 s of the tenant's clock (docs/api.md#tokens); more than 3 in one lifetime is a token per call. */
-export const TOKEN_LIFETIME_MS = 300_000;
+const TOKEN_LIFETIME_MS = 300_000;
 const MAX_TOKENS_PER_LIFETIME = 3;
 /** Polling: more than 10 lookups of one transaction within 60 s of real time. */
 const POLL_WINDOW_MS = 60_000;
@@ -241,7 +241,7 @@ function plainHttp(f: ReportFacts): Verdict {
 }
 
 /** The failure modes met, each with one piece of evidence (its first). */
-export function coverage(f: ReportFacts): Coverage {
+function coverage(f: ReportFacts): Coverage {
   const first = <T>(xs: T[], pick: (x: T) => Evidence): Evidence[] => (xs.length > 0 ? [pick(xs[0]!)] : []);
   const ex = (p: (x: Exchange) => boolean) => first(f.exchanges.filter(p), (x) => x.seq);
   const delivered = (p: (d: ReportFacts['deliveries'][number]) => boolean) => first(f.deliveries.filter(p), (d) => d.id);

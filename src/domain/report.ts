@@ -91,7 +91,7 @@ export interface Verdict {
 }
 
 /** The words of each check: its title, the advice when it fails or warns, and how to exercise it. */
-export const CHECK_TEXTS: Record<ReportCheckId, { title: string; advice: string; exercise: string }> = {
+const CHECK_TEXTS: Record<ReportCheckId, { title: string; advice: string; exercise: string }> = {
   'token-reuse': {
     title: 'Access tokens are reused for their lifetime',
     advice: 'Cache the access token and request a new one only when it is about to expire or a call answers 401 TOKEN_EXPIRED.',
@@ -149,7 +149,7 @@ export const CHECK_TEXTS: Record<ReportCheckId, { title: string; advice: string;
   },
 };
 
-export const PASS_ADVICE = 'Nothing to change.';
+const PASS_ADVICE = 'Nothing to change.';
 
 /** A check's result from its verdict: the advice that fits its outcome. */
 export function resultOf(id: ReportCheckId, v: Verdict): CheckResult {

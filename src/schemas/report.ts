@@ -19,7 +19,7 @@ export const reportQuerySchema = {
 } as const;
 export type ReportQuery = Validated<typeof reportQuerySchema>;
 
-export const reportCheckSchema = obj({
+const reportCheckSchema = obj({
   id: oneOfWords(REPORT_CHECKS),
   title: str,
   outcome: oneOfWords(REPORT_OUTCOMES),
