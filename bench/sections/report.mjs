@@ -6,62 +6,12 @@
 // sequential calls after a warm-up, timed by this process. Target: the report ≤ 200 ms.
 // `node bench/run.mjs report` runs it alone (needs `npm run build`). Knobs: BENCH_REPORT_ENTRIES
 // (default 10,000; BENCH_QUICK=1: 1,000), BENCH_REPORT_RUNS (default 21).
-import { randomUUID } from 'node:crypto';
 import { BIN, fmt, QUICK, shippedNodeFlags, table, writeResultsBlock } from '../lib/harness.mjs';
 import { machine, startNode } from '../lib/procs.mjs';
+import { call, tenantLoad } from '../lib/tenant-load.mjs';
 
 const ENTRIES = Number(process.env.BENCH_REPORT_ENTRIES ?? (QUICK ? 1_000 : 10_000));
 const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 21);
-const WIDTH = 16;
-
-async function call(url, method, p, body, headers = {}) {
-  const r = await fetch(`${url}${p}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-/** The tenant's `n` journal entries: a token every 100 requests, 5 % charges, 5 % cash-outs, the rest lookups. */
-async function load(url, n) {
-  const a = await call(url, 'POST', '/_sandbox/accounts', { name: 'bench report', balance: 1_000_000_000, settleAfterSeconds: 86_400 });
-  const creds = { client_id: a.client_id, client_secret: a.client_secret };
-  let auth = null;
-  const ids = [];
-  let made = 0;
-  const one = async (k) => {
-    if (k % 100 === 0 || auth === null) {
-      const { access_token } = await call(url, 'POST', '/v1/oauth/token', creds);
-      auth = { authorization: `Bearer ${access_token}` };
-    } else if (k % 20 === 2 || ids.length === 0) {
-      const c = await call(
-        url,
-        'POST',
-        '/v1/banking/cash-in/pix',
-        { amount: 1000 + k, description: `order ${k}`, customer: { name: 'Maria Silva', document: '52998224725' } },
-        auth,
-      );
-      ids.push(c.transactionId);
-    } else if (k % 20 === 1)
-      await call(
-        url,
-        'POST',
-        '/v1/banking/cash-out/pix',
-        { type: 'pix_key', description: `payout ${k}`, amount: '100', details: { name: 'Fornecedor', key: '11144477735', keyType: 'CPF' } },
-        { ...auth, 'x-idempotency-key': randomUUID() },
-      );
-    else await call(url, 'GET', `/v1/banking/transactions/${ids[k % ids.length]}`, undefined, auth);
-  };
-  await Promise.all(
-    Array.from({ length: WIDTH }, async () => {
-      while (made < n) await one(made++);
-    }),
-  );
-  return a.id;
-}
 
 /** The median milliseconds of RUNS sequential GETs of `p`, after 3 warm-up calls. */
 async function median(url, p) {
@@ -82,7 +32,8 @@ export const section = {
   async run() {
     const sb = await startNode([...shippedNodeFlags(), BIN, 'serve', '--port', '0', '--https-port', 'off', '--memory']);
     try {
-      const accountId = await load(sb.url, ENTRIES);
+      // a token every 100 requests, as an app that renews its token early would
+      const accountId = await tenantLoad(sb.url, 'bench report', ENTRIES, { tokenEvery: 100 });
       const kept = (await call(sb.url, 'GET', `/_sandbox/requests?accountId=${accountId}&limit=10000`)).length;
       const report = await call(sb.url, 'GET', `/_sandbox/report?accountId=${accountId}`);
       if (report.requests !== kept) throw new Error(`the report judged ${report.requests} entries of ${kept}`);
