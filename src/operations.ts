@@ -24,6 +24,7 @@ import { webhookControlOperations } from './control/webhooks.js';
 import { webhookFaultOperations } from './control/webhook-faults.js';
 import { requestOperations } from './control/requests.js';
 import { verifyOperations } from './control/verify.js';
+import { reportOperations } from './control/report.js';
 import { faultOperations } from './control/faults.js';
 import { uiOperations } from './control/ui.js';
 import { changeOperations } from './control/changes.js';
@@ -54,6 +55,7 @@ export const OPERATIONS: readonly RouteOperation[] = [
   ...webhookFaultOperations,
   ...requestOperations,
   ...verifyOperations,
+  ...reportOperations,
   ...faultOperations,
   ...uiOperations,
   ...changeOperations,

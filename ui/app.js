@@ -10,6 +10,7 @@ import { byId, loadingSays } from './dom.js';
 import { announce, setAfterAction } from './kit.js';
 import { openStream } from './live.js';
 import { faultsView, requestsView } from './ops.js';
+import { reportView } from './report.js';
 import { transactionsView } from './transactions.js';
 import { snapshotsView } from './snapshots.js';
 import { select } from './tx-detail.js';
@@ -39,6 +40,7 @@ const VIEWS = {
   snapshots: snapshotsView,
   faults: faultsView,
   requests: requestsView,
+  report: reportView,
 };
 
 // ---- tabs (WAI-ARIA tabs pattern: one tab stop, arrows move between tabs) ------------------

@@ -13,6 +13,8 @@ import type {
 } from '../src/format/control.js';
 import type { formatDelivery, formatEndpoint, formatWebhookFault } from '../src/format/webhooks.js';
 import type { Party, Transaction as StoredTransaction } from '../src/store/model.js';
+import type { Wire } from '../src/schemas/from-schema.js';
+import type { reportSchema } from '../src/schemas/report.js';
 
 export type { ClockView, Party };
 export type { JournalEntry } from '../src/http/journal-entry.js';
@@ -30,3 +32,4 @@ export type PixKey = ReturnType<typeof formatPixKey>;
 export type Rule = ReturnType<typeof formatRule>;
 export type Fault = ReturnType<typeof formatFault>;
 export type Snapshot = ReturnType<typeof formatSnapshot>;
+export type IntegrationReport = Wire<typeof reportSchema>;

@@ -8,14 +8,13 @@
 // `node bench/run.mjs journal` runs it alone (needs `npm run build`). Knobs: BENCH_JOURNAL_TENANTS
 // (default 10), BENCH_JOURNAL_ENTRIES (per tenant, default 10,000; BENCH_QUICK=1: 1,000).
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { BENCH_DIR, BIN, fmt, pause, QUICK, shippedNodeFlags, table, writeResultsBlock } from '../lib/harness.mjs';
 import { machine, memoryOf, startNode } from '../lib/procs.mjs';
+import { call, tenantLoad } from '../lib/tenant-load.mjs';
 
 const TENANTS = Number(process.env.BENCH_JOURNAL_TENANTS ?? 10);
 const ENTRIES = Number(process.env.BENCH_JOURNAL_ENTRIES ?? (QUICK ? 1_000 : 10_000));
 const GC_PRELOAD = path.join(BENCH_DIR, 'lib', 'gc-on-signal.cjs');
-const WIDTH = 16;
 
 const sandbox = (journalSize) =>
   startNode([
@@ -34,55 +33,6 @@ const sandbox = (journalSize) =>
     String(journalSize),
   ]);
 
-async function call(url, method, p, body, headers = {}) {
-  const r = await fetch(`${url}${p}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-/** One tenant's `n` requests: its token, then 5 % charges, 5 % cash-outs, the rest lookups of its charges. */
-async function tenantLoad(url, i, n) {
-  const a = await call(url, 'POST', '/_sandbox/accounts', {
-    name: `bench journal ${i}`,
-    balance: 1_000_000_000,
-    settleAfterSeconds: 86_400,
-  });
-  const { access_token } = await call(url, 'POST', '/v1/oauth/token', { client_id: a.client_id, client_secret: a.client_secret });
-  const auth = { authorization: `Bearer ${access_token}` };
-  const ids = [];
-  let made = 1;
-  const one = async (k) => {
-    if (k % 20 === 0 || ids.length === 0) {
-      const c = await call(
-        url,
-        'POST',
-        '/v1/banking/cash-in/pix',
-        { amount: 1000 + k, description: `order ${k}`, customer: { name: 'Maria Silva', document: '52998224725' } },
-        auth,
-      );
-      ids.push(c.transactionId);
-    } else if (k % 20 === 1)
-      await call(
-        url,
-        'POST',
-        '/v1/banking/cash-out/pix',
-        { type: 'pix_key', description: `payout ${k}`, amount: '100', details: { name: 'Fornecedor', key: '11144477735', keyType: 'CPF' } },
-        { ...auth, 'x-idempotency-key': randomUUID() },
-      );
-    else await call(url, 'GET', `/v1/banking/transactions/${ids[k % ids.length]}`, undefined, auth);
-  };
-  await Promise.all(
-    Array.from({ length: WIDTH }, async () => {
-      while (made < n) await one(made++);
-    }),
-  );
-}
-
 async function rssAfterGc(proc) {
   for (let i = 0; i < 2; i++) {
     proc.child.kill('SIGUSR2');
@@ -97,7 +47,7 @@ async function measure(journalSize, tenants) {
   try {
     await call(sb.url, 'GET', '/_sandbox/health');
     const started = performance.now();
-    for (let i = 0; i < tenants; i++) await tenantLoad(sb.url, i, ENTRIES);
+    for (let i = 0; i < tenants; i++) await tenantLoad(sb.url, `bench journal ${i}`, ENTRIES);
     const seconds = (performance.now() - started) / 1000;
     await pause(2500); // past the store's idle release
     const rss = await rssAfterGc(sb);

@@ -14,6 +14,7 @@ import { resourceCommands } from './resource-commands.js';
 import { snapshotCommands } from './snapshot-commands.js';
 import { scenarioCommand } from './scenario-command.js';
 import { waitCommand } from './wait.js';
+import { reportCommand } from './report-command.js';
 
 let cli = yargs(hideBin(process.argv))
   .scriptName('pix-sandbox')
@@ -35,7 +36,8 @@ let cli = yargs(hideBin(process.argv))
     },
   );
 // the commands other than serve: the scenario runner, wait, the control-API shortcuts
-for (const add of [scenarioCommand, waitCommand, controlCommands, resourceCommands, arrangementCommands, snapshotCommands]) cli = add(cli);
+for (const add of [scenarioCommand, waitCommand, controlCommands, resourceCommands, arrangementCommands, snapshotCommands, reportCommand])
+  cli = add(cli);
 await cli
   // .env() turns every PIX_SANDBOX_* variable into an option, and .strict() would then reject the
   // ones the running command does not declare (PIX_SANDBOX_PORT for `pay`, PIX_SANDBOX_URL for `serve`).

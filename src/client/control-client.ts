@@ -32,6 +32,7 @@ import type {
   walletSchema,
 } from '../schemas/control-responses.js';
 import type { Wire } from '../schemas/from-schema.js';
+import type { auditSchema, reportSchema } from '../schemas/report.js';
 import type { DeliveriesQuery, FireInput, WebhookEndpointInput } from '../schemas/webhooks.js';
 import type { VerifyBody, VerifySequenceBody, verificationFailedSchema, verificationSchema } from '../schemas/verify.js';
 import type { WebhookFaultInput, WebhookSendInput } from '../schemas/webhook-faults.js';
@@ -74,6 +75,9 @@ export type WebhookSendResult = Wire<typeof webhookSendResultSchema>;
 export type SandboxHealth = Wire<typeof healthSchema>;
 export type SandboxClock = Wire<typeof clockSchema>;
 export type JournalEntry = Wire<typeof journalEntrySchema>;
+/** GET /_sandbox/report (docs/report.md) */
+export type IntegrationReport = Wire<typeof reportSchema>;
+export type WebhookAudit = Wire<typeof auditSchema>;
 export type ResetResult = Wire<typeof resetResultSchema>;
 export type FireResult = Wire<typeof fireResultSchema>;
 /** A named snapshot (docs/control-api.md#snapshots). */
@@ -307,6 +311,8 @@ export class ControlClient {
     /** The log of those sends, newest first. */
     sends: (filter: { endpointId?: string; limit?: number } = {}): Promise<WebhookSendView[]> =>
       this.call('GET', '/webhooks/sends', undefined, filter),
+    /** The webhook probe of one endpoint: a past event sent bad, stale and as a duplicate (docs/report.md#webhook-signature). */
+    audit: (endpointId: string): Promise<WebhookAudit> => this.call('POST', '/webhooks/audit', { endpointId }),
   };
 
   readonly faults = {
@@ -326,6 +332,10 @@ export class ControlClient {
   /** Whether the app sent requests matching each item in this order; a failure throws as verify does. */
   verifySequence(requests: SequenceItem[], opts: { accountId?: string; within?: number } = {}): Promise<Verification> {
     return this.call('POST', '/verify/sequence', { requests, ...opts });
+  }
+  /** The integration report of one tenant (a tenant's client: its own); `probe` runs the webhook probe first (docs/report.md). */
+  report(q: { accountId?: string; probe?: boolean } = {}): Promise<IntegrationReport> {
+    return this.call('GET', '/report', undefined, { ...q });
   }
 
   /** The request journal: one tenant's requests (`accountId`), or every tenant's, newest first. */

@@ -119,3 +119,39 @@ export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 /** A class of answer statuses a verification may name instead of one status (docs/control-api.md#verifying-requests). */
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/** The integration report's checks, in the order it lists them (docs/report.md). */
+export const REPORT_CHECKS = [
+  'token-reuse',
+  'expired-token-recovery',
+  'idempotent-retry',
+  'idempotency-key-reuse',
+  'retry-after',
+  'polling',
+  'webhook-ack',
+  'webhook-signature',
+  'validation-errors',
+  'plain-http',
+  'failure-coverage',
+] as const;
+export type ReportCheckId = (typeof REPORT_CHECKS)[number];
+
+/** A check's verdict (docs/report.md). */
+export const REPORT_OUTCOMES = ['pass', 'fail', 'warn', 'not-exercised'] as const;
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+
+/** The failure modes failure-coverage counts as met (docs/report.md#failure-coverage). */
+export const FAILURE_MODES = [
+  'transfer-failed',
+  'charge-expired',
+  'token-expired',
+  'rate-limited',
+  'server-error',
+  'insufficient-funds',
+  'webhook-retried',
+  'webhook-duplicated',
+  'webhook-reordered',
+  'webhook-delayed',
+  'webhook-probed',
+] as const;
+export type FailureMode = (typeof FAILURE_MODES)[number];

@@ -46,7 +46,7 @@ export function formatWebhookFault(f: Readonly<WebhookFault>): Wire<typeof webho
   return { id, accountId, endpointId, eventType, transactionId, action, times, remaining, seconds, createdAt };
 }
 
-export function formatWebhookSend(s: Readonly<WebhookSend>): Wire<typeof webhookSendSchema> {
-  const { id, accountId, endpointId, url, signature, eventId, body, attempt, createdAt } = s;
-  return { id, accountId, endpointId, url, signature, eventId, body, attempt, createdAt };
+export function formatWebhookSend(s: Readonly<Omit<WebhookSend, 'seq'>>): Wire<typeof webhookSendSchema> {
+  const { id, accountId, endpointId, url, signature, eventId, body, attempt, audit, createdAt } = s;
+  return { id, accountId, endpointId, url, signature, eventId, body, attempt, ...(audit ? { audit } : {}), createdAt };
 }

@@ -281,6 +281,15 @@ export class Journal {
     return out;
   }
 
+  /**
+   * One tenant's entries as kept, newest first, unredacted: for the integration report
+   * (src/services/report.ts), which reads them whole and shows only their numbers. Costs the entries read.
+   */
+  *exchanges(accountId: string | null): Generator<Kept> {
+    const ring = this.#rings.get(accountId);
+    if (ring) yield* ring.newest();
+  }
+
   /** Empties one tenant's ring (null: the ring of no known tenant), or every ring. */
   clear(accountId?: string | null): void {
     if (accountId === undefined) this.#rings.clear();

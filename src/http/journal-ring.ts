@@ -13,6 +13,14 @@ export interface RawEntry {
   accountId: string | null;
   /** real time when the request arrived, epoch ms */
   atMs: number;
+  /** the tenant's clock when the answer ended, epoch ms (the report's token windows are on it) */
+  clockMs: number;
+  /** the request came over plain HTTP (no TLS) */
+  plain: boolean;
+  /** an injected fault (docs/control-api.md#faults) answered it */
+  injected: boolean;
+  /** the answer's Retry-After header, as sent */
+  retryAfter: string | undefined;
   method: string;
   url: string;
   status: number;
@@ -33,8 +41,9 @@ export interface RawEntry {
 }
 
 /** The texts of an entry, in the order its record holds them. */
-const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType'] as const;
-export type Texts = Record<(typeof TEXTS)[number], string | null>;
+const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType', 'retryAfter'] as const;
+type TextName = (typeof TEXTS)[number];
+export type Texts = Record<TextName, string | null>;
 /** How many of an entry's texts say what was sent: those before the answer, the longest text. */
 export const REQUEST_TEXTS = TEXTS.indexOf('response');
 
@@ -48,15 +57,21 @@ const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
   e.body !== null && typeof e.body === 'object' ? JSON.stringify(e.body.shown) : null,
   e.response,
   e.contentType ?? null,
+  e.retryAfter ?? null,
 ];
 
 /** An entry as kept: its numbers, and where its texts are. */
 export interface Kept {
   seq: number;
   atMs: number;
+  clockMs: number;
+  plain: boolean;
+  injected: boolean;
   durationMs: number;
   status: number;
   texts: () => Texts;
+  /** one of its texts alone, the others left unread (the report reads a few of each entry's) */
+  text: (name: TextName) => string | null;
 }
 
 // A record in a chunk is its texts in TEXTS order, each a tag byte and a 32-bit number: INLINE, the
@@ -68,8 +83,11 @@ const NONE = 2;
 const FIRST_CHUNK = 4 * 1024;
 const MAX_CHUNK = 256 * 1024;
 const FIRST_SLOTS = 16;
+// an entry's flags
+const PLAIN = 1;
+const INJECTED = 2;
 
-function grown<A extends Float64Array | Float32Array | Uint32Array | Uint16Array>(a: A, length: number): A {
+function grown<A extends Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array>(a: A, length: number): A {
   const b = new (a.constructor as new (n: number) => A)(length);
   b.set(a);
   return b;
@@ -82,6 +100,9 @@ export class Ring {
   #next = 0;
   #seq = new Float64Array(0);
   #at = new Float64Array(0);
+  #clock = new Float64Array(0);
+  /** PLAIN | INJECTED */
+  #flags = new Uint8Array(0);
   #duration = new Float32Array(0);
   #status = new Uint16Array(0);
   #chunkOf = new Uint32Array(0);
@@ -138,6 +159,8 @@ export class Ring {
     const slot = this.#slot();
     this.#seq[slot] = seq;
     this.#at[slot] = e.atMs;
+    this.#clock[slot] = e.clockMs;
+    this.#flags[slot] = (e.plain ? PLAIN : 0) | (e.injected ? INJECTED : 0);
     this.#duration[slot] = e.durationMs;
     this.#status[slot] = e.status;
     this.#chunkOf[slot] = chunkNo;
@@ -173,6 +196,8 @@ export class Ring {
       const length = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#seq.length * 2));
       this.#seq = grown(this.#seq, length);
       this.#at = grown(this.#at, length);
+      this.#clock = grown(this.#clock, length);
+      this.#flags = grown(this.#flags, length);
       this.#duration = grown(this.#duration, length);
       this.#status = grown(this.#status, length);
       this.#chunkOf = grown(this.#chunkOf, length);
@@ -194,6 +219,22 @@ export class Ring {
       p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
     }
     return out as Texts;
+  }
+
+  /** One text of the entry, the others skipped. */
+  #text(chunkNo: number, offset: number, name: TextName): string | null {
+    const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
+    let p = offset;
+    for (const n of TEXTS) {
+      const tag = chunk[p];
+      if (n === name) {
+        if (tag === NONE) return null;
+        const at = tag === SAME ? chunk.readUInt32LE(p + 1) : p;
+        return chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1));
+      }
+      p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
+    }
+    return null;
   }
 
   /** The slot of the entry `i` places from the newest (0: the newest). */
@@ -232,9 +273,13 @@ export class Ring {
       yield {
         seq: this.#seq[slot]!,
         atMs: this.#at[slot]!,
+        clockMs: this.#clock[slot]!,
+        plain: (this.#flags[slot]! & PLAIN) !== 0,
+        injected: (this.#flags[slot]! & INJECTED) !== 0,
         durationMs: Math.round(this.#duration[slot]! * 100) / 100,
         status: this.#status[slot]!,
         texts: () => this.#texts(chunkNo, offset),
+        text: (name) => this.#text(chunkNo, offset, name),
       };
     }
   }

@@ -8,6 +8,7 @@
 // Recording is on every API request's path, so headers, the body read and the bytes answered are kept
 // as they came and parsed and redacted only when the journal is listed (nothing unredacted ever leaves).
 import type { RequestHandler, Response } from 'express';
+import type { TLSSocket } from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { realClock } from '../clock/clock.js';
 import type { AppContext } from '../context.js';
@@ -54,6 +55,10 @@ export function journalStage(ctx: AppContext): RequestHandler {
     const entry: RawEntry = {
       accountId: null,
       atMs: realClock.nowMs(), // the journal keeps real time: tenants' clocks differ
+      clockMs: 0,
+      plain: !(req.socket as TLSSocket).encrypted,
+      injected: false,
+      retryAfter: undefined,
       method: req.method,
       url: req.originalUrl,
       status: 0,
@@ -79,6 +84,10 @@ export function journalStage(ctx: AppContext): RequestHandler {
       entry.contentType = res.getHeader('content-type')?.toString();
       // by now the route has authenticated its principal (or the fault stage learned the tenant)
       entry.accountId = knownTenant(ctx, req, res);
+      // and the tenant's clock beside real time: the report's token lifetimes are on it (docs/decisions.md#d83-the-reports-clocks)
+      entry.clockMs = entry.accountId === null ? ctx.clock.nowMs() : ctx.nowMsOf(entry.accountId);
+      entry.injected = res.getHeader('x-sandbox-fault') !== undefined;
+      entry.retryAfter = res.getHeader('retry-after')?.toString();
       journal.add(entry);
       return end.call(this, chunk, encoding, cb);
     } as typeof res.end;

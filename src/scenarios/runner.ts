@@ -11,7 +11,7 @@ import type { LoadedScenario } from './load.js';
 import type { WebhookReceiver } from './receiver.js';
 import { redactExchange, type HttpExchange, type ScenarioResult, type StepFailure, type StepResult } from './result.js';
 import { ScenarioState, StepError, type RunEnv } from './state.js';
-import { callOf, checkExchange, expectNoWebhook, expectWebhook, ownArrangement, perform, snapshotOf } from './steps.js';
+import { callOf, checkExchange, checkReport, expectNoWebhook, expectWebhook, ownArrangement, perform, snapshotOf } from './steps.js';
 
 function stepName(step: Step, index: number): string {
   if (step.name) return step.name;
@@ -20,6 +20,7 @@ function stepName(step: Step, index: number): string {
   if (kind === 'request') return `${(v as { method: string }).method.toUpperCase()} ${(v as { path: string }).path}`;
   if (kind === 'expectWebhook') return `expect webhook ${(v as { type: string }).type}`;
   if (kind === 'expectNoWebhook') return `expect no webhook ${(v as { type: string }).type}`;
+  if (kind === 'expectReport') return `expect report ${Object.entries(v as object).map(([id, o]) => `${id} ${String(o)}`).join(', ')}`;
   return `${kind} (step ${index + 1})`;
 }
 
@@ -112,7 +113,7 @@ async function runStep(step: Step, index: number, st: ScenarioState, sc: Scenari
       let err: StepError | null;
       for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
         ex = await perform(call, st);
-        err = checkExchange(ex, s.expect);
+        err = kind === 'expectReport' ? checkReport(ex, s.expectReport as Record<string, string>) : checkExchange(ex, s.expect);
         if (!err || performance.now() + pause > deadline) break;
         await new Promise((r) => setTimeout(r, pause));
       }

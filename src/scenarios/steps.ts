@@ -88,6 +88,8 @@ export function callOf(kind: StepKind, value: unknown, st: ScenarioState): HttpC
       return admin('POST', '/_sandbox/webhooks/faults', { ...v, endpointId: endpointOf(st) });
     case 'sendWebhook':
       return admin('POST', '/_sandbox/webhooks/send', { ...v, endpointId: endpointOf(st) });
+    case 'expectReport':
+      return admin('GET', `/_sandbox/report?accountId=${seg(String((st.scope.account as Spec).id))}`);
     case 'createMerchant': {
       const short = Math.floor(st.random() * 2 ** 32)
         .toString(16)
@@ -156,6 +158,27 @@ export function checkExchange(ex: HttpExchange, expect: { status?: unknown; body
   const first = mismatches[0]!;
   const more = mismatches.length > 1 ? ` (and ${mismatches.length - 1} more)` : '';
   return new StepError(`${first.path}: ${first.message}${more}`, ex, mismatches);
+}
+
+/** Checks the report an expectReport step fetched: each named check has the outcome asked (docs/report.md). */
+export function checkReport(ex: HttpExchange, spec: Record<string, string>): StepError | null {
+  const err = checkExchange(ex, undefined);
+  if (err) return err;
+  const checks = (ex.response.body as { checks: { id: string; outcome: string; detail: string; evidence: unknown[] }[] }).checks;
+  const mismatches: Mismatch[] = [];
+  for (const [id, outcome] of Object.entries(spec)) {
+    const c = checks.find((x) => x.id === id);
+    if (c && c.outcome !== outcome)
+      mismatches.push({
+        path: `/checks/${id}/outcome`,
+        expected: outcome,
+        actual: c.outcome,
+        message: `${id} is ${c.outcome}, expected ${outcome}${c.detail ? ` (${c.detail})` : ''}${c.evidence.length ? `; evidence ${c.evidence.join(', ')}` : ''}`,
+      });
+  }
+  if (!mismatches.length) return null;
+  const more = mismatches.length > 1 ? ` (and ${mismatches.length - 1} more)` : '';
+  return new StepError(`${mismatches[0]!.message}${more}`, ex, mismatches);
 }
 
 type WebhookSpec = { type: string; data?: unknown; within?: number };

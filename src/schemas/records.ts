@@ -213,20 +213,26 @@ export const webhookFaultRecordSchema = obj({
 });
 
 /**
- * One `POST /_sandbox/webhooks/send` (docs/webhooks.md#sending-any-body): an arbitrary body, signed
- * as asked, sent once; `eventId` the x-sandbox-event-id it carried, `body` the exact bytes sent.
+ * One `POST /_sandbox/webhooks/send` (docs/webhooks.md#sending-any-body), or one send of the webhook
+ * probe (`audit`): a body, signed as asked, sent once; `eventId` the x-sandbox-event-id it carried,
+ * `body` the exact bytes sent.
  */
-export const webhookSendRecordSchema = obj({
-  id: uuid,
-  accountId: uuid,
-  endpointId: uuid,
-  url: str,
-  signature: oneOfWords(SEND_SIGNATURES),
-  eventId: str,
-  body: str,
-  attempt: obj(attemptFields),
-  createdAt: time,
-});
+export const webhookSendRecordSchema = obj(
+  {
+    id: uuid,
+    accountId: uuid,
+    endpointId: uuid,
+    url: str,
+    signature: oneOfWords(SEND_SIGNATURES),
+    eventId: str,
+    body: str,
+    attempt: obj(attemptFields),
+    /** sent by the webhook probe (docs/report.md#webhook-signature); absent for a send of POST /_sandbox/webhooks/send */
+    audit: { const: true },
+    createdAt: time,
+  },
+  ['audit'],
+);
 
 // ---- the key directory and outcome rules ----
 /** The owner of a key: a party whose bank details may be left to the sandbox. */

@@ -3,7 +3,7 @@
 // Values that are interpolated at run time (`${...}`) are strings, so numeric fields accept either
 // a number or a single `${...}` reference.
 
-import { DOCUMENT_TYPES, EVENT_TYPES, PIX_KEY_TYPES, SEND_SIGNATURES } from '../domain/vocabulary.js';
+import { DOCUMENT_TYPES, EVENT_TYPES, PIX_KEY_TYPES, REPORT_CHECKS, REPORT_OUTCOMES, SEND_SIGNATURES } from '../domain/vocabulary.js';
 import { oneOfWords } from './helpers.js';
 import { partySchema } from './records.js';
 
@@ -55,6 +55,7 @@ export const STEP_KINDS = [
   'sendWebhook',
   'snapshot',
   'restore',
+  'expectReport',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -227,6 +228,14 @@ const stepSchema = {
     // a named snapshot of the scenario's tenant, kept under the name and the run's id (docs/scenarios.md#steps)
     snapshot: snapshotName,
     restore: snapshotName,
+    // the integration report of the scenario's tenant (docs/report.md): a check id → the outcome it must have
+    expectReport: {
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: false,
+      properties: Object.fromEntries(REPORT_CHECKS.map((id) => [id, oneOfWords(REPORT_OUTCOMES)])),
+      'x-message': `must map check ids (${REPORT_CHECKS.join(', ')}) to an outcome (${REPORT_OUTCOMES.join(', ')})`,
+    },
   },
   oneOf: STEP_KINDS.map((k) => ({ required: [k] })),
 } as const;

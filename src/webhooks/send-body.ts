@@ -23,6 +23,12 @@ const eventIdOf = (body: unknown): string | undefined => {
 };
 
 export async function sendWebhookBody(ctx: AppContext, input: WebhookSendInput): Promise<Wire<typeof webhookSendResultSchema>> {
+  const { attempt } = await sendAndLog(ctx, input, false);
+  return { statusCode: attempt.statusCode, error: attempt.error, durationMs: attempt.durationMs };
+}
+
+/** Sends `input.body` once, signed as asked, and keeps it in the send log (`audit`: a send of the webhook probe, ./audit.ts). */
+export async function sendAndLog(ctx: AppContext, input: WebhookSendInput, audit: boolean): Promise<New<WebhookSend>> {
   const endpointId = input.endpointId.toLowerCase();
   const endpoint = ctx.store.webhookEndpoints.get(endpointId);
   if (!endpoint) throw notFound(`webhook endpoint ${endpointId}`);
@@ -47,6 +53,7 @@ export async function sendWebhookBody(ctx: AppContext, input: WebhookSendInput):
     eventId,
     body,
     attempt,
+    ...(audit ? { audit: true as const } : {}),
     createdAt: at,
   };
   await ctx.store.commit((tx) => {
@@ -55,7 +62,7 @@ export async function sendWebhookBody(ctx: AppContext, input: WebhookSendInput):
     const excess = [...take(tx.webhookSends.scan({ order: 'oldest' }), tx.webhookSends.size - MAX_SENDS_KEPT)];
     for (const s of excess) tx.remove('webhookSends', s.id);
   });
-  return { statusCode: r.statusCode, error: r.error, durationMs: r.durationMs };
+  return record;
 }
 
 /** The send log, newest first (or one endpoint's). */

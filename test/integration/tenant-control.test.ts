@@ -322,6 +322,11 @@ const CASES: Record<string, Case> = {
   ),
   'GET /_sandbox/webhooks/sends': own(path('/_sandbox/webhooks/sends'), accountQuery('/_sandbox/webhooks/sends')),
   'GET /_sandbox/requests': own(path('/_sandbox/requests'), accountQuery('/_sandbox/requests')),
+  'GET /_sandbox/report': own(path('/_sandbox/report'), accountQuery('/_sandbox/report')),
+  'POST /_sandbox/webhooks/audit': own(
+    async () => ({ path: '/_sandbox/webhooks/audit', body: { endpointId: (await ownDelivery()).endpointId } }),
+    (b) => ({ path: '/_sandbox/webhooks/audit', body: { endpointId: b.endpointId } }),
+  ),
   // A's own stream by HEAD (a GET stays open); naming B is answered at once, as a 404
   'GET /_sandbox/changes': own(() => ({ method: 'HEAD', path: '/_sandbox/changes' }), accountQuery('/_sandbox/changes')),
   'DELETE /_sandbox/requests': own(path('/_sandbox/requests'), accountQuery('/_sandbox/requests')),

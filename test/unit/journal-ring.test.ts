@@ -16,6 +16,10 @@ function entry(i: number, accountId: string | null): RawEntry {
   return {
     accountId,
     atMs: 1_800_000_000_000 + i,
+    clockMs: 1_900_000_000_000 + i,
+    plain: i % 2 === 0,
+    injected: i % 3 === 0,
+    retryAfter: i % 5 === 0 ? String(i % 7) : undefined,
     method: pick(['GET', 'POST']),
     url: pick(['/v1/banking/balance', `/v1/banking/transactions/${i}`]),
     status: pick([200, 201, 401, 503]),
@@ -69,6 +73,19 @@ describe('the journal storage', () => {
         expect(JSON.stringify(e.responseBody).length).toBeLessThanOrEqual(answer.length + 2);
         expect(e.requestHeaders.authorization).toBe('Bearer [REDACTED]');
       });
+    }
+    // the report's reading: the same entries, with the facts the listing does not show
+    for (const t of tenants) {
+      const want = [...recorded.get(t)!].reverse();
+      const got = [...journal.exchanges(t)];
+      expect(got.map((k) => [k.seq, k.clockMs, k.plain, k.injected, k.texts().retryAfter])).toEqual(
+        want.map((r) => [r.seq, r.clockMs, r.plain, r.injected, r.retryAfter ?? null]),
+      );
+      // a text read alone is the one read with the rest
+      for (const k of got.slice(0, 20)) {
+        const all = k.texts();
+        for (const name of Object.keys(all) as (keyof typeof all)[]) expect(k.text(name)).toBe(all[name]);
+      }
     }
     expect(journal.size).toBe(3 * CAPACITY);
     // merged: every ring's entries, newest first, as one order
