@@ -23,8 +23,12 @@ const ALLOWED = [
   /^scenarios\/([\w-]+\/)?[\w-]+\.yaml$/,
   /^ui\/[\w-]+\.(html|js|css)$/,
 ];
-/** the budget, with room for growth: the 0.1.0 tarball without source maps was 383 files, 1.03 MB packed, 4.2 MB unpacked */
-const BUDGET = { packedBytes: 1_300_000, unpackedBytes: 5_500_000, files: 500 };
+/**
+ * the budget, with room for growth: the 0.1.0 tarball without source maps was 383 files, 1.03 MB packed,
+ * 4.2 MB unpacked; with tenants' worlds, snapshots, verify, the report and rate limits, 506 files,
+ * 1.30 MB packed, 6.07 MB unpacked (the bundle and the precompiled validators grow with every schema)
+ */
+const BUDGET = { packedBytes: 1_500_000, unpackedBytes: 7_000_000, files: 580 };
 
 interface DryRun {
   name: string;

@@ -137,6 +137,9 @@ export function routeCatalog(ids: Ids, rand: () => number): Map<string, RouteSpe
   add('GET', '/_sandbox/transactions/:id', 'none', null);
   add('POST', '/_sandbox/charges/:id/pay', 'none', () => ({ payer: { name: 'Pagador', document: doc, ispb: '00000000' } }));
   add('POST', '/_sandbox/charges/:id/expire', 'none', null);
+  // a tenant's reset and a snapshot's restore read no body
+  add('POST', '/_sandbox/accounts/:id/reset', 'none', null);
+  add('POST', '/_sandbox/snapshots/:name/restore', 'none', null);
   add('POST', '/_sandbox/charges/:id/cancel', 'none', null);
   add('POST', '/_sandbox/pix/pay', 'none', () => ({ pixCode: ids.pixCode }));
   add('POST', '/_sandbox/transfers/:id/complete', 'none', null);
