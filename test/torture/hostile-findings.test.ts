@@ -582,7 +582,9 @@ describe('hostile findings, fixed', { timeout: 120_000 }, () => {
       const reset = await sb.request('POST', '/_sandbox/reset', {
         body: {
           fixtures: {
-            accounts: [{ id: DEFAULT_ACCOUNT_ID, name: 'A', client_id: 'a', client_secret: 'secret-b-123', clock: { at: '9999-06-01T00:00:00Z' } }],
+            accounts: [
+              { id: DEFAULT_ACCOUNT_ID, name: 'A', client_id: 'a', client_secret: 'secret-b-123', clock: { at: '9999-06-01T00:00:00Z' } },
+            ],
           },
         },
       });
