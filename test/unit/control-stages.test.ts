@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathMatches } from '../../src/http/faults.js';
 import { mulberry32 } from '../../src/domain/random.js';
-import { redact, redactUrl, REDACTED } from '../../src/http/journal-log.js';
+import { redact, redactUrl, REDACTED } from '../../src/http/redact.js';
 
 describe('fault path patterns', () => {
   it.each([
