@@ -263,7 +263,8 @@ describe(`redaction as a property (${CASES} cases, seed ${SEED})`, () => {
       // the path filter compares with the path as shown: it cannot find a redacted path a prefix at a time
       for (const c of journaled.filter((x) => x.shape === 'JWT in the path')) {
         const prefix = c.path.slice(0, c.path.indexOf(c.needles[0]!) + 4);
-        expect((await sb.request('GET', `/_sandbox/requests?path=${encodeURIComponent(prefix)}`)).body).toEqual([]);
+        const found = (await sb.request('GET', `/_sandbox/requests?path=${encodeURIComponent(prefix)}`)).body as unknown[];
+        if (found.length > 0) leaks.push(`${c.shape}: the journal's path filter`);
       }
     }
     const log = logged.join('\n');
