@@ -20,7 +20,10 @@ export function sendError(res: Response, err: SandboxError): void {
   res.status(err.status).json({
     statusCode: err.status,
     message,
-    error: { code: err.code, details: err.details.map((d) => ({ path: redactText(d.path), message: redactText(d.message) })) satisfies ErrorDetail[] },
+    error: {
+      code: err.code,
+      details: err.details.map((d) => ({ path: redactText(d.path), message: redactText(d.message) })) satisfies ErrorDetail[],
+    },
   });
 }
 

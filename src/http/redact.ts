@@ -11,7 +11,7 @@ export const REDACTED = '[REDACTED]';
  * client_secret, x-api-key, access_token, refresh_token, id_token, x-sandbox-admin-token, password,
  * Authorization, Cookie, Set-Cookie, pin, cvv… (`token_type`, `pixKey` and `expires_in` are not secrets).
  */
-const SECRET_NAME = /(secret|password|passwd|token|apikey|authorization|cookie|credentials?|pin|cvv|cvc)$/;
+const SECRET_NAME = /(secret|password|passwd|token|apikey|authorization|cookie|pin|cvv|cvc)$/;
 
 /** Whether a field, key or header names a secret: any of its bracket segments does (`a[client_secret]`, `client_secret[0]`). */
 export function isSecretName(name: string): boolean {
@@ -37,7 +37,8 @@ function decoded(name: string): string {
 export function redactText(text: string): string {
   let out = text;
   if (out.includes('.')) out = out.replace(JWT_IN_TEXT, REDACTED);
-  if (out.includes('=')) out = out.replace(PAIR_IN_TEXT, (pair, name: string) => (isSecretName(decoded(name)) ? `${name}=${REDACTED}` : pair));
+  if (out.includes('='))
+    out = out.replace(PAIR_IN_TEXT, (pair, name: string) => (isSecretName(decoded(name)) ? `${name}=${REDACTED}` : pair));
   return out;
 }
 

@@ -31,7 +31,6 @@ const SECRET_KEYS = [
   'pin',
   'cvv',
   'cvc',
-  'credentials',
 ] as const;
 const SECRET_HEADERS = [
   'proxy-authorization',
@@ -91,29 +90,40 @@ function nest(rand: Rand, key: string, value: unknown, depth: number): unknown {
   return v;
 }
 
-const SHAPES: Record<string, (rand: Rand, secret: string) => Omit<Case, 'shape'>> = {
-  'authorization header'(rand, secret) {
+type Out = Omit<Case, 'shape'>;
+
+const SHAPES: Record<string, (rand: Rand, secret: string) => Out> = {
+  'authorization header'(rand, secret): Out {
     const r = route(rand);
-    const value = pick(rand, [`Bearer ${secret}`, `Bearer ${jwtOf(secret)}`, `Basic ${Buffer.from(`someone:${secret}`).toString('base64')}`, secret]);
+    const value = pick(rand, [
+      `Bearer ${secret}`,
+      `Bearer ${jwtOf(secret)}`,
+      `Basic ${Buffer.from(`someone:${secret}`).toString('base64')}`,
+      secret,
+    ]);
     const needle = value.startsWith('Basic ') ? value.slice(6) : secret;
     return { ...r, headers: { authorization: value }, needles: [needle] };
   },
-  'the access token the sandbox issued'(rand) {
+  'the access token the sandbox issued'(rand): Out {
     const r = route(rand);
     return { ...r, headers: { authorization: `Bearer ${token}` }, needles: [token] };
   },
-  'secret-named header'(rand, secret) {
+  'secret-named header'(rand, secret): Out {
     const r = route(rand);
     const value = pick(rand, [secret, `Bearer ${secret}`, jwtOf(secret)]);
     const headers: Record<string, string> = { [pick(rand, SECRET_HEADERS)]: value };
     if (r.auth) headers.authorization = `Bearer ${token}`;
     return { ...r, headers, needles: [secret] };
   },
-  cookie(rand, secret) {
+  cookie(rand, secret): Out {
     const r = route(rand);
-    return { ...r, headers: { cookie: `theme=dark; session=${secret}`, ...(r.auth ? { authorization: `Bearer ${token}` } : {}) }, needles: [secret] };
+    return {
+      ...r,
+      headers: { cookie: `theme=dark; session=${secret}`, ...(r.auth ? { authorization: `Bearer ${token}` } : {}) },
+      needles: [secret],
+    };
   },
-  'query string'(rand, secret) {
+  'query string'(rand, secret): Out {
     const r = route(rand);
     const key = pick(rand, SECRET_KEYS);
     const name = pick(rand, [key, `${key}[]`, `a[${key}]`, `${key}[0]`, `a%5B${key}%5D`, `${key}%5B%5D`]);
@@ -121,12 +131,18 @@ const SHAPES: Record<string, (rand: Rand, secret: string) => Omit<Case, 'shape'>
     const path = `${r.path}?page=1&${name}=${value}&limit=2`;
     return { ...r, path, headers: r.auth ? { authorization: `Bearer ${token}` } : {}, needles: [secret] };
   },
-  'JWT in the path'(rand, secret) {
+  'JWT in the path'(rand, secret): Out {
     const jwt = jwtOf(secret);
-    const path = pick(rand, [`/v1/merchants/${jwt}`, `/v1/banking/transactions/${jwt}`, `/pix/qr/v2/${jwt}`, `/v1/${jwt}`, `/v1/banking/${jwt}/more`]);
+    const path = pick(rand, [
+      `/v1/merchants/${jwt}`,
+      `/v1/banking/transactions/${jwt}`,
+      `/pix/qr/v2/${jwt}`,
+      `/v1/${jwt}`,
+      `/v1/banking/${jwt}/more`,
+    ]);
     return { method: 'GET', path, headers: { authorization: `Bearer ${token}` }, needles: [secret] };
   },
-  'JSON body at any depth'(rand, secret) {
+  'JSON body at any depth'(rand, secret): Out {
     const r = pick(rand, [
       { path: '/v1/banking/cash-in/pix', base: { amount: 1000, description: 'redaction', customer: CUSTOMER } },
       { path: '/v1/oauth/token', base: { grant_type: 'client_credentials' } },
@@ -139,9 +155,15 @@ const SHAPES: Record<string, (rand: Rand, secret: string) => Omit<Case, 'shape'>
     if (depth === 0 && rand() < 0.5) body[key] = value;
     // a body past what an entry keeps as text (32 KiB) is kept as a redacted copy of its parse
     if (rand() < 0.15) body.padding = 'p'.repeat(40_000);
-    return { method: 'POST', path: r.path, body, headers: r.path === '/v1/oauth/token' ? {} : { authorization: `Bearer ${token}` }, needles: [secret] };
+    return {
+      method: 'POST',
+      path: r.path,
+      body,
+      headers: r.path === '/v1/oauth/token' ? {} : { authorization: `Bearer ${token}` },
+      needles: [secret],
+    };
   },
-  'form body of the token endpoint'(rand, secret) {
+  'form body of the token endpoint'(rand, secret): Out {
     const key = pick(rand, ['client_secret', 'client_secret', ...SECRET_KEYS]);
     const name = pick(rand, [key, `${key}[]`, `a[${key}]`, `${key}[0]`, `${encodeURIComponent(`${key}[]`)}`]);
     const real = rand() < 0.2; // the tenant's own secret: a token is issued
@@ -155,13 +177,18 @@ const SHAPES: Record<string, (rand: Rand, secret: string) => Omit<Case, 'shape'>
       needles: [real ? client.client_secret : secret],
     };
   },
-  'JWT inside a longer string'(rand, secret) {
+  'JWT inside a longer string'(rand, secret): Out {
     const jwt = jwtOf(secret);
     const text = pick(rand, [`Bearer ${jwt}`, `token=${jwt} for order 5`, `paid with ${jwt}.`]);
     const where = pick(rand, ['description', 'header', 'query', 'refused']);
-    if (where === 'header')
-      return { ...route(rand), headers: { authorization: `Bearer ${token}`, 'x-note': text }, needles: [secret] };
-    if (where === 'query') return { method: 'GET', path: `/v1/banking/balance?q=${encodeURIComponent(text)}`, headers: { authorization: `Bearer ${token}` }, needles: [secret] };
+    if (where === 'header') return { ...route(rand), headers: { authorization: `Bearer ${token}`, 'x-note': text }, needles: [secret] };
+    if (where === 'query')
+      return {
+        method: 'GET',
+        path: `/v1/banking/balance?q=${encodeURIComponent(text)}`,
+        headers: { authorization: `Bearer ${token}` },
+        needles: [secret],
+      };
     // kept as the charge's description (its answer says it back), or refused with it (nothing kept, nothing said)
     const refused = where === 'refused';
     return {
@@ -173,12 +200,18 @@ const SHAPES: Record<string, (rand: Rand, secret: string) => Omit<Case, 'shape'>
       keeps: !refused,
     };
   },
-  'a value an error message quotes'(rand, secret) {
+  'a value an error message quotes'(rand, secret): Out {
     const key = pick(rand, ['pin', 'cvv', 'token', 'secret']);
-    return pick(rand, [
+    return pick<Out>(rand, [
       // grant_type is quoted (its first 40 characters) in unsupported_grant_type
       { method: 'POST', path: '/v1/oauth/token', body: { grant_type: `${key}=${secret}` }, headers: {}, needles: [secret] },
-      { method: 'POST', path: '/v1/oauth/token', raw: `grant_type=${key}%3D${secret}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, needles: [secret] },
+      {
+        method: 'POST',
+        path: '/v1/oauth/token',
+        raw: `grant_type=${key}%3D${secret}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        needles: [secret],
+      },
       // the split's wallet is quoted by WALLET_NOT_FOUND
       {
         method: 'POST',
@@ -189,7 +222,7 @@ const SHAPES: Record<string, (rand: Rand, secret: string) => Omit<Case, 'shape'>
       },
     ]);
   },
-  'plain HTTP with --require-https'(rand, secret) {
+  'plain HTTP with --require-https'(rand, secret): Out {
     const r = route(rand);
     const key = pick(rand, SECRET_KEYS);
     const name = pick(rand, [key, `${key}[]`, `a[${key}]`]);
@@ -215,7 +248,11 @@ beforeAll(async () => {
   plain = await startTestSandbox({ httpsPort: 0 });
   strict = await startTestSandbox({ httpsPort: 0, requireHttps: true });
   const rand = prng(SEED ^ 0x5eed);
-  const account = await control(plain, 'POST', '/_sandbox/accounts', { name: 'redaction', client_secret: secretOf(rand), balance: 100_000 });
+  const account = await control(plain, 'POST', '/_sandbox/accounts', {
+    name: 'redaction',
+    client_secret: secretOf(rand),
+    balance: 100_000,
+  });
   client = { client_id: account.client_id, client_secret: account.client_secret };
   token = await plain.token(client);
 });

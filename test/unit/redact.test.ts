@@ -29,7 +29,6 @@ describe('secret names', () => {
     'passwd',
     'secret',
     'webhookSecret',
-    'credentials',
     'pin',
     'cvv',
     'cvc',
@@ -40,10 +39,20 @@ describe('secret names', () => {
     'user[password][0]',
   ])('%s is secret', (name) => expect(isSecretName(name)).toBe(true));
 
-  it.each(['token_type', 'expires_in', 'grant_type', 'client_id', 'pixKey', 'pix_key', 'key', 'description', 'endToEndId', 'shipping', 'pinned', 'a[b]'])(
-    '%s is not',
-    (name) => expect(isSecretName(name)).toBe(false),
-  );
+  it.each([
+    'token_type',
+    'expires_in',
+    'grant_type',
+    'client_id',
+    'pixKey',
+    'pix_key',
+    'key',
+    'description',
+    'endToEndId',
+    'shipping',
+    'pinned',
+    'a[b]',
+  ])('%s is not', (name) => expect(isSecretName(name)).toBe(false));
 });
 
 describe('secrets in text', () => {
