@@ -1,7 +1,7 @@
 // The single error shape (docs/decisions.md#d8-one-error-shape), and the last handlers of the pipeline.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { BUSY_RETRY_AFTER_SECONDS, SandboxError, type ErrorDetail } from '../domain/errors.js';
-import { redactText, redactUrl } from './redact.js';
+import { redactText } from './redact.js';
 
 export function sendError(res: Response, err: SandboxError): void {
   if (res.headersSent) return;
@@ -47,6 +47,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     return sendError(res, new SandboxError('INVALID_JSON', 'the request body could not be read'));
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
     return sendError(res, new SandboxError('VALIDATION_ERROR', 'the request could not be read', [], e.status));
-  console.error(`[pix-sandbox] unexpected error on ${req.method} ${redactUrl(req.originalUrl)}:`, err);
+  console.error(`[pix-sandbox] unexpected error on ${req.method} ${redactText(req.originalUrl)}:`, err);
   sendError(res, new SandboxError('INTERNAL_ERROR', 'an unexpected error occurred; see the sandbox log'));
 };

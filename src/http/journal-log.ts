@@ -7,7 +7,7 @@ import type { Wire } from '../schemas/from-schema.js';
 import type { journalEntrySchema } from '../schemas/control-responses.js';
 import { mergeBySeq } from '../store/page.js';
 import { Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
-import { redact, redactUrl } from './redact.js';
+import { redact, redactText } from './redact.js';
 
 /** One entry as GET /_sandbox/requests shows it: the type of its schema. */
 export type JournalEntry = Wire<typeof journalEntrySchema>;
@@ -52,7 +52,7 @@ function present(e: Kept, accountId: string | null, t: Texts): JournalEntry {
     accountId,
     at: new Date(e.atMs).toISOString(),
     method: t.method!,
-    path: redactUrl(t.url!),
+    path: redactText(t.url!),
     status: e.status,
     durationMs: e.durationMs,
     requestId: t.requestId!,
@@ -78,7 +78,7 @@ function matches(t: Texts, q: JournalQuery): boolean {
   if (q.method !== undefined && t.method !== q.method) return false;
   if (q.requestId !== undefined && t.requestId !== q.requestId) return false;
   // compared with the path as shown: a filter must not find out, a prefix at a time, what is redacted
-  if (q.path !== undefined && !redactUrl(t.url!).startsWith(q.path)) return false;
+  if (q.path !== undefined && !redactText(t.url!).startsWith(q.path)) return false;
   return true;
 }
 

@@ -33,7 +33,10 @@ function decoded(name: string): string {
   }
 }
 
-/** A text with its JWTs and its secret-named `name=value` pairs (a query string, free text) redacted. */
+/**
+ * A text with its JWTs and its secret-named `name=value` pairs redacted: free text, or a path and query
+ * string as the journal and the log show them (some clients put credentials in the query, a token in the path).
+ */
 export function redactText(text: string): string {
   let out = text;
   if (out.includes('.')) out = out.replace(JWT_IN_TEXT, REDACTED);
@@ -41,9 +44,6 @@ export function redactText(text: string): string {
     out = out.replace(PAIR_IN_TEXT, (pair, name: string) => (isSecretName(decoded(name)) ? `${name}=${REDACTED}` : pair));
   return out;
 }
-
-/** A path and query string as the journal and the log show them: some clients put credentials in the query, or a token in the path. */
-export const redactUrl = redactText;
 
 /** A header value keeps its scheme ("Bearer", "Basic") so the journal still shows how a client authenticated. */
 function redactValue(key: string, value: unknown): unknown {

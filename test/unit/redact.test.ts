@@ -2,7 +2,7 @@
 // lists, the names that must stay visible, and text of any length in one pass. The same rule seen through
 // the running sandbox (journal, answers, log): test/integration/redaction-property.test.ts.
 import { describe, expect, it } from 'vitest';
-import { isSecretName, redact, redactText, redactUrl, REDACTED } from '../../src/http/redact.js';
+import { isSecretName, redact, redactText, REDACTED } from '../../src/http/redact.js';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzYW5kYm94In0.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 
@@ -66,13 +66,13 @@ describe('secrets in text', () => {
   });
 
   it('redacts the query and the path of a URL, bracket and encoded names too, keeping the rest as sent', () => {
-    expect(redactUrl('/v1/x?client_secret=s3&page=2')).toBe(`/v1/x?client_secret=${REDACTED}&page=2`);
-    expect(redactUrl(`/v1/merchants/${jwt}`)).toBe(`/v1/merchants/${REDACTED}`);
-    expect(redactUrl('/v1/x?client_secret[]=a&a[client_secret]=b&a%5Baccess_token%5D=c&q=x%20y&api_key=d#f')).toBe(
+    expect(redactText('/v1/x?client_secret=s3&page=2')).toBe(`/v1/x?client_secret=${REDACTED}&page=2`);
+    expect(redactText(`/v1/merchants/${jwt}`)).toBe(`/v1/merchants/${REDACTED}`);
+    expect(redactText('/v1/x?client_secret[]=a&a[client_secret]=b&a%5Baccess_token%5D=c&q=x%20y&api_key=d#f')).toBe(
       `/v1/x?client_secret[]=${REDACTED}&a[client_secret]=${REDACTED}&a%5Baccess_token%5D=${REDACTED}&q=x%20y&api_key=${REDACTED}#f`,
     );
-    expect(redactUrl('/v1/x?token_type=bearer&limit=3')).toBe('/v1/x?token_type=bearer&limit=3');
-    expect(redactUrl('/v1/x')).toBe('/v1/x');
+    expect(redactText('/v1/x?token_type=bearer&limit=3')).toBe('/v1/x?token_type=bearer&limit=3');
+    expect(redactText('/v1/x')).toBe('/v1/x');
   });
 
   it('costs one pass over long text without the shapes (no backtracking per position)', () => {
