@@ -115,6 +115,10 @@ const SHAPES: Record<string, (rand: Rand, secret: string) => Out> = {
     if (r.auth) headers.authorization = `Bearer ${token}`;
     return { ...r, headers, needles: [secret] };
   },
+  'JWT as the request id'(rand, secret): Out {
+    const r = route(rand);
+    return { ...r, headers: { 'x-request-id': jwtOf(secret), ...(r.auth ? { authorization: `Bearer ${token}` } : {}) }, needles: [secret] };
+  },
   cookie(rand, secret): Out {
     const r = route(rand);
     return {
