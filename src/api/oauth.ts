@@ -4,6 +4,7 @@
 import type { RequestHandler, Response } from 'express';
 import { basicCredentials } from '../http/auth.js';
 import { parseBody } from '../http/body.js';
+import { redactText } from '../http/redact.js';
 import { route } from '../http/operations.js';
 import { header, noStore, ok } from '../schemas/operation.js';
 import { tokenRequestSchema } from '../schemas/public.js';
@@ -14,7 +15,8 @@ import type { OAuthErrorCode } from '../store/model.js';
 function oauthError(res: Response, status: number, error: OAuthErrorCode, description: string, basic = false): void {
   if (status === 401) res.setHeader('WWW-Authenticate', basic ? 'Basic realm="pix-sandbox"' : 'Bearer realm="pix-sandbox"');
   res.setHeader('Cache-Control', 'no-store');
-  res.status(status).json({ error, error_description: description });
+  // a description may quote what was sent (grant_type): no secret in it is said back (src/http/redact.ts)
+  res.status(status).json({ error, error_description: redactText(description) });
 }
 
 // A body that cannot be read is still answered as RFC 6749 says (invalid_request), since OAuth

@@ -1,5 +1,5 @@
 // The request journal (docs/control-api.md#request-journal): a ring per tenant (./journal-ring.ts), and
-// the redaction every entry goes through before it is shown. Apart from the journal stage (./journal.ts,
+// the redaction (./redact.ts) every entry goes through before it is shown. Apart from the journal stage (./journal.ts,
 // express middleware) because the app context holds the journal, and a consumer of the package's types
 // must not need express's types (skipLibCheck: false).
 import querystring from 'node:querystring';
@@ -8,79 +8,10 @@ import type { Wire } from '../schemas/from-schema.js';
 import type { journalEntrySchema } from '../schemas/control-responses.js';
 import { mergeBySeq } from '../store/page.js';
 import { REQUEST_TEXTS, Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
+import { redact, redactText } from './redact.js';
 
 /** One entry as GET /_sandbox/requests shows it: the type of its schema. */
 export type JournalEntry = Wire<typeof journalEntrySchema>;
-
-const MAX_STRING = 512;
-export const REDACTED = '[REDACTED]';
-
-const SECRET_FIELDS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'x-sandbox-admin-token',
-  'cookie',
-  'set-cookie',
-  'client_secret',
-  'clientsecret',
-  'access_token',
-  'accesstoken',
-  'refresh_token',
-  'id_token',
-  'password',
-  'secret',
-]);
-const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
-
-/** A header value keeps its scheme ("Bearer", "Basic") so the journal still shows how a client authenticated. */
-function redactValue(key: string, value: unknown): unknown {
-  if (typeof value === 'string' && (key === 'authorization' || key === 'proxy-authorization')) {
-    const scheme = /^(\w+)\s/.exec(value);
-    return scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
-  }
-  return REDACTED;
-}
-
-/** Values kept per redacted copy, so that an entry stays small whatever a client sends (a 1 MiB body of 50,000 keys). */
-const MAX_NODES = 500;
-
-/** A deep copy with secrets replaced, long strings (QR images) shortened, and at most MAX_NODES values. */
-export function redact(value: unknown, depth = 0, budget = { left: MAX_NODES }): unknown {
-  budget.left--;
-  if (typeof value === 'string') {
-    if (JWT.test(value)) return REDACTED;
-    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} characters)` : value;
-  }
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > 20 || budget.left < 0) return '…';
-  if (Array.isArray(value)) return value.slice(0, 100).map((v) => (budget.left > 0 ? redact(v, depth + 1, budget) : '…'));
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) {
-    if (budget.left <= 0) {
-      out['…'] = 'further fields left out';
-      break;
-    }
-    const v = (value as Record<string, unknown>)[k];
-    const kept = SECRET_FIELDS.has(k.toLowerCase()) ? redactValue(k.toLowerCase(), v) : redact(v, depth + 1, budget);
-    // defined, not assigned: a "__proto__" key stays a plain field of the copy
-    Object.defineProperty(out, k.length > MAX_STRING ? `${k.slice(0, MAX_STRING)}…` : k, {
-      value: kept,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-/** The query string's secret parameters redacted (some clients put credentials there). */
-export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
-  for (const k of [...params.keys()]) if (SECRET_FIELDS.has(k.toLowerCase()) || JWT.test(params.get(k) ?? '')) params.set(k, REDACTED);
-  return `${url.slice(0, q)}?${params.toString().replace(/%5BREDACTED%5D/g, REDACTED)}`;
-}
 
 const FORM = /^application\/x-www-form-urlencoded/i;
 
@@ -122,7 +53,7 @@ function present(e: Kept, accountId: string | null, t: Texts): JournalEntry {
     accountId,
     at: new Date(e.atMs).toISOString(),
     method: t.method!,
-    path: redactUrl(t.url!),
+    path: redactText(t.url!),
     status: e.status,
     durationMs: e.durationMs,
     requestId: t.requestId!,
@@ -147,8 +78,8 @@ export interface JournalQuery {
 function matches(t: Texts, q: JournalQuery): boolean {
   if (q.method !== undefined && t.method !== q.method) return false;
   if (q.requestId !== undefined && t.requestId !== q.requestId) return false;
-  // redaction changes only the query string: a prefix without one is compared with the raw path
-  if (q.path !== undefined && !(q.path.includes('?') ? redactUrl(t.url!) : t.url!).startsWith(q.path)) return false;
+  // compared with the path as shown: a filter must not find out, a prefix at a time, what is redacted
+  if (q.path !== undefined && !redactText(t.url!).startsWith(q.path)) return false;
   return true;
 }
 
@@ -170,7 +101,8 @@ class Seen implements SeenRequest {
     const head = ring.textsAt(slot, 2);
     this.#ring = ring;
     this.#slot = slot;
-    this.#url = head.url!;
+    // as the journal shows it: a verification never matches on a secret, nor tells one a prefix at a time
+    this.#url = redactText(head.url!);
     this.#texts = this.#query = this.#headers = this.#body = null;
     this.seq = ring.seqAt(slot);
     this.status = ring.statusAt(slot);
@@ -185,10 +117,9 @@ class Seen implements SeenRequest {
   }
 
   query(): Record<string, string> {
-    const shown = redactUrl(this.#url);
-    const q = shown.indexOf('?');
+    const q = this.#url.indexOf('?');
     // the first value of a repeated name
-    return (this.#query ??= q < 0 ? {} : Object.fromEntries([...new URLSearchParams(shown.slice(q + 1))].reverse()));
+    return (this.#query ??= q < 0 ? {} : Object.fromEntries([...new URLSearchParams(this.#url.slice(q + 1))].reverse()));
   }
 
   headers(): Record<string, unknown> {

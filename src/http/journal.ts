@@ -12,7 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { realClock } from '../clock/clock.js';
 import type { AppContext } from '../context.js';
-import { redact } from './journal-log.js';
+import { redact } from './redact.js';
 import { MAX_CAPTURE_BYTES, type RawEntry } from './journal-ring.js';
 import { knownTenant } from './tenant.js';
 

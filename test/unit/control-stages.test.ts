@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathMatches } from '../../src/domain/request-match.js';
 import { mulberry32 } from '../../src/domain/random.js';
-import { redact, redactUrl, REDACTED } from '../../src/http/journal-log.js';
+import { redact, redactText, REDACTED } from '../../src/http/redact.js';
 
 describe('fault path patterns', () => {
   it.each([
@@ -64,8 +64,8 @@ describe('journal redaction', () => {
   });
 
   it('redacts secret query parameters', () => {
-    expect(redactUrl('/v1/x?client_secret=s3&page=2')).toBe(`/v1/x?client_secret=${REDACTED}&page=2`);
-    expect(redactUrl(`/v1/x?t=${jwt}`)).toBe(`/v1/x?t=${REDACTED}`);
-    expect(redactUrl('/v1/x')).toBe('/v1/x');
+    expect(redactText('/v1/x?client_secret=s3&page=2')).toBe(`/v1/x?client_secret=${REDACTED}&page=2`);
+    expect(redactText(`/v1/x?t=${jwt}`)).toBe(`/v1/x?t=${REDACTED}`);
+    expect(redactText('/v1/x')).toBe('/v1/x');
   });
 });

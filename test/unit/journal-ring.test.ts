@@ -3,7 +3,8 @@
 // before, written once per chunk, included), whatever their sizes; its chunks stay bounded by what it
 // keeps; rings never push each other's entries out; a listing merges them newest first.
 import { describe, expect, it } from 'vitest';
-import { Journal, redact } from '../../src/http/journal-log.js';
+import { Journal } from '../../src/http/journal-log.js';
+import { redact } from '../../src/http/redact.js';
 import type { RawEntry } from '../../src/http/journal-ring.js';
 import { mulberry32 } from '../../src/domain/random.js';
 
