@@ -64,18 +64,6 @@ export async function stop(child) {
   clearTimeout(t);
 }
 
-/** A JSON request to the sandbox at `url`: its answer's body, parsed; any status of 300 or more throws, with the answer. */
-export async function call(url, method, p, body, headers = {}) {
-  const r = await fetch(`${url}${p}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
 /** An access token of the default account from the sandbox at `url`. */
 export async function tokenOf(url) {
   const r = await fetch(`${url}/v1/oauth/token`, {

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { BENCH_DIR, BIN, fmt, pause, QUICK, shippedNodeFlags, table, writeResultsBlock } from '../lib/harness.mjs';
-import { call, machine, memoryOf, startNode } from '../lib/procs.mjs';
+import { machine, memoryOf, startNode } from '../lib/procs.mjs';
 
 const TENANTS = Number(process.env.BENCH_JOURNAL_TENANTS ?? 10);
 const ENTRIES = Number(process.env.BENCH_JOURNAL_ENTRIES ?? (QUICK ? 1_000 : 10_000));
@@ -33,6 +33,17 @@ const sandbox = (journalSize) =>
     '--journal-size',
     String(journalSize),
   ]);
+
+async function call(url, method, p, body, headers = {}) {
+  const r = await fetch(`${url}${p}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
 
 /** One tenant's `n` requests: its token, then 5 % charges, 5 % cash-outs, the rest lookups of its charges. */
 async function tenantLoad(url, i, n) {

@@ -16,7 +16,7 @@
 import os from 'node:os';
 import { BIN, fmt, load, pause, QUICK, shippedNodeFlags, tempDir, writeResultsBlock } from '../lib/harness.mjs';
 import { markdownRows, ms, printRows, targetRows } from '../lib/rows.mjs';
-import { call, machine, memoryOf, startNode } from '../lib/procs.mjs';
+import { machine, memoryOf, startNode } from '../lib/procs.mjs';
 import { DEFAULT_ACCOUNT_ID, defaultSecretHash, writeTenantsDb } from '../lib/seed-db.mjs';
 
 const TENANT = Number(process.env.BENCH_SNAPSHOT_TENANT ?? 10_000);
@@ -33,6 +33,18 @@ const OTHER_ID = '7e000000-0000-4000-8000-0000000000ff';
 
 const { rows, row } = targetRows();
 const count = (n) => (n >= 1000 ? `${fmt(n / 1000, n % 1000 === 0 ? 0 : 1)}k` : fmt(n));
+
+/** A JSON call; throws on an answer that is not 2xx. */
+async function call(url, method, p, body, headers = {}) {
+  const r = await fetch(`${url}${p}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
 
 const tokenFor = async (url, clientId) =>
   (await call(url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: SECRET }))

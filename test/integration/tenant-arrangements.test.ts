@@ -4,7 +4,7 @@
 // sandbox-wide rule still reaches all eight (a tenant's own rule of the same match is tried first), and
 // a sandbox-wide key is seen by a ninth tenant that has none of its own. Half the workers arrange with
 // their own token (self-service control), half through the operator with `accountId`.
-// Each worker runs PHASES in order, all eight at once: it snapshots its arranged world, spends it,
+// Each worker runs the phases in order, all eight at once: it snapshots its arranged world, spends it,
 // restores it (and meets its own rule, fault and key again), then resets itself to as it was made (and
 // meets the sandbox-wide ones only). Half restore or reset while the other half read their own listing
 // again and again: a neighbour's restore or reset never moves it (docs/control-api.md#snapshots).
