@@ -141,7 +141,7 @@ describe('hostile findings, fixed', { timeout: 120_000 }, () => {
         );
         const fixtureFile = await runToExit(['serve', '--memory', '--port', '0', '--https-port', 'off', '--fixtures', file]);
         expect(fixtureFile.code).toBe(2);
-        expect(fixtureFile.out).toMatch(/fixtures file .*webhook 0: url must be an http:\/\/ or https:\/\/ URL/);
+        expect(fixtureFile.out).toMatch(/fixtures file .*webhooks\.0\.url must be an http:\/\/ or https:\/\/ URL/);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -582,7 +582,9 @@ describe('hostile findings, fixed', { timeout: 120_000 }, () => {
       const reset = await sb.request('POST', '/_sandbox/reset', {
         body: {
           fixtures: {
-            accounts: [{ id: DEFAULT_ACCOUNT_ID, name: 'A', client_id: 'a', client_secret: 'b', clock: { at: '9999-06-01T00:00:00Z' } }],
+            accounts: [
+              { id: DEFAULT_ACCOUNT_ID, name: 'A', client_id: 'a', client_secret: 'sandbox-secret', clock: { at: '9999-06-01T00:00:00Z' } },
+            ],
           },
         },
       });
