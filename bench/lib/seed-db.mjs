@@ -288,3 +288,37 @@ export async function writeSeededDb(dir, n, opts, sample = 500) {
   const of = (type) => picked.filter((t) => t.type === type).map((t) => t.id);
   return { file, ids: picked.map((t) => t.id), charges: of('CASH_IN'), transfers: of('CASH_OUT') };
 }
+
+/** The seqs one tenant's plan of `n` transactions takes (the next tenant's start after them). */
+const seqsOf = (n) => BASE + 4 * n + 1;
+
+/**
+ * Streams a store of several tenants to db.json in `dir`: the default account first, then each tenant
+ * of `tenants` ({accountId, clientId, n}), each with its merchants and `n` transactions. Resolves with a
+ * sample of each tenant's transaction ids (`ids[accountId]`).
+ */
+export async function writeTenantsDb(dir, tenants, opts, sample = 200) {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'db.json');
+  let seqBase = 0;
+  const plans = tenants.map((t, k) => {
+    const p = plan(t.n, { ...opts, seed: (opts.seed ?? 7) + k, accountId: t.accountId, clientId: t.clientId, seqBase });
+    seqBase += seqsOf(t.n);
+    return { t, p };
+  });
+  const meta = { ...plans[0].p.meta, seq: seqBase };
+  const collections = COLLECTIONS.map((name) => ({
+    name,
+    *records() {
+      for (const { p } of plans) for (const r of p.records[name]?.() ?? []) yield [r.id, r];
+    },
+  }));
+  await writeSnapshot(file, { meta, wal: 0, collections }, false);
+  const ids = {};
+  for (const { t, p } of plans) {
+    const every = Math.max(1, Math.floor(t.n / sample));
+    ids[t.accountId] = [];
+    for (let i = 0; i < t.n && ids[t.accountId].length < sample; i += every) ids[t.accountId].push(p.transaction(i).t.id);
+  }
+  return { file, ids };
+}

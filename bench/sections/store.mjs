@@ -14,7 +14,8 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_DIR, BIN, fmt, load, pause, QUICK, shippedNodeFlags, table, tempDir, writeResultsBlock } from '../lib/harness.mjs';
+import { BENCH_DIR, BIN, fmt, load, pause, QUICK, shippedNodeFlags, tempDir, writeResultsBlock } from '../lib/harness.mjs';
+import { markdownRows, ms, printRows, targetRows } from '../lib/rows.mjs';
 import { machine, memoryOf, startNode, tokenOf } from '../lib/procs.mjs';
 import { DEFAULT_ACCOUNT_ID, defaultSecretHash, writeSeededDb } from '../lib/seed-db.mjs';
 
@@ -28,14 +29,7 @@ const LOAD_SECONDS = QUICK ? 4 : 10;
 const ROUNDS = QUICK ? 1 : 2;
 const sandboxArgs = (dir) => [...FLAGS, BIN, 'serve', '--port', '0', '--https-port', 'off', '--data-dir', dir];
 
-const rows = [];
-const row = (r) => {
-  rows.push(r);
-  console.log(
-    `  ${r.what}: ${r.ours} vs ${r.baselineName} ${r.baseline}${r.ratio === null ? '' : ` = ${fmt(r.ratio, 2)}×`} — target ${r.target}: ${r.met === null ? 'n/a' : r.met ? 'met' : 'NOT met'}`,
-  );
-};
-const ms = (x) => `${fmt(x, x < 10 ? 1 : 0)} ms`;
+const { rows, row } = targetRows();
 
 /** Median and 90th percentile of `n` requests made one after another (after a few to warm up). */
 async function oneAtATime(url, paths, headers = {}, n = SAMPLES) {
@@ -265,12 +259,6 @@ async function memory() {
 
 async function writeResults(startedAt, seconds) {
   const m = machine();
-  const head = ['measure', 'pix-sandbox', 'p90 ms', 'baseline', 'baseline figure', 'ratio', 'target', 'met'];
-  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
-  for (const r of rows)
-    lines.push(
-      `| ${[r.what, r.ours, r.p90 === undefined ? '–' : fmt(r.p90, r.p90 < 10 ? 1 : 0), r.baselineName, r.baseline, r.ratio === null ? '–' : `${fmt(r.ratio, 2)}×`, r.target, r.met === null ? '–' : r.met ? 'met' : '**not met**'].join(' | ')} |`,
-    );
   const block = [
     '<!-- store:start (written by `npm run bench`, section `store`; edit outside the markers) -->',
     `Run: ${startedAt.toISOString()} — \`${QUICK ? 'BENCH_QUICK=1 ' : ''}npm run bench\` (section \`store\`: ${fmt(seconds)} s)`,
@@ -278,9 +266,7 @@ async function writeResults(startedAt, seconds) {
     `Machine: ${os.cpus().length} CPUs, ${m.cpu}, ${fmt(m.memGb, 1)} GB memory, load average at the start ${m.load}; Node ${process.version}.`,
     `Latencies one at a time: median of ${SAMPLES} requests after 5 to warm up, on one keep-alive connection; loads: autocannon in its own process, ${LOAD_SECONDS} s, best of ${ROUNDS} alternating rounds (by max); the sandbox as shipped on a data folder with fsync on, seeded by bench/lib/seed-db.mjs (half cash-ins with their BR Code, half cash-outs, a day of idempotency records).`,
     '',
-    ...lines,
-    '',
-    `Targets met: ${rows.filter((r) => r.met === true).length} of ${rows.filter((r) => r.met !== null).length}.`,
+    ...markdownRows(rows, { p90: true }),
     '<!-- store:end -->',
   ].join('\n');
   await writeResultsBlock('store', block, 'The store (issue 17)');
@@ -300,20 +286,7 @@ export const section = {
     const million = process.env.BENCH_STORE_MILLION !== '0' && !QUICK && want('million');
     if (million && os.freemem() > 6 * 2 ** 30) await listAndDetail(MILLION);
     else if (million) console.log(`  1M rows skipped: ${fmt(os.freemem() / 2 ** 30, 1)} GB free (6 GB wanted)`);
-    rows.sort((a, b) => a.order - b.order);
-    console.log('');
-    table([
-      ['measure', 'pix-sandbox', 'baseline', 'figure', 'ratio', 'target', 'met'],
-      ...rows.map((r) => [
-        r.what,
-        r.ours,
-        r.baselineName,
-        r.baseline,
-        r.ratio === null ? '–' : `${fmt(r.ratio, 2)}×`,
-        r.target,
-        r.met === null ? 'n/a' : r.met ? 'met' : 'NOT met',
-      ]),
-    ]);
+    printRows(rows);
     await writeResults(startedAt, (performance.now() - t0) / 1000);
   },
 };

@@ -4,13 +4,18 @@
 // sandbox-wide rule still reaches all eight (a tenant's own rule of the same match is tried first), and
 // a sandbox-wide key is seen by a ninth tenant that has none of its own. Half the workers arrange with
 // their own token (self-service control), half through the operator with `accountId`.
-// Each worker runs PHASES in order; the snapshot, restore and tenant-reset phases of issue 23 join them.
+// Each worker runs the phases in order, all eight at once: it snapshots its arranged world, spends it,
+// restores it (and meets its own rule, fault and key again), then resets itself to as it was made (and
+// meets the sandbox-wide ones only). Half restore or reset while the other half read their own listing
+// again and again: a neighbour's restore or reset never moves it (docs/control-api.md#snapshots).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type HttpResult, type TestSandbox } from '../helpers/sandbox.js';
-import { ok } from '../helpers/control.js';
+import { ok, tenantListing } from '../helpers/control.js';
 
 const TENANTS = 8;
+// frozen, so that a listing holds the tenant's instant: a restore puts it back to the snapshot's, a reset to the first
+const FROZEN = { at: '2030-01-01T12:00:00.000Z', frozen: true };
 const KEY = 'same@tenants.test';
 
 let sb: TestSandbox;
@@ -22,10 +27,21 @@ interface Worker {
   /** a control call as this worker makes it: with its token, or as the operator naming its account */
   control(method: string, path: string, body?: Record<string, unknown>): Promise<HttpResult>;
   seen: Record<string, unknown>;
+  /** its listing right after it was made, and when it saved its snapshot */
+  made: string;
+  saved: string;
+}
+
+/** A tenant's listing with its clock's instant in place of its distance from real time, which moves by itself. */
+async function world(accountId: string): Promise<string> {
+  const parts = JSON.parse(await tenantListing(sb, accountId)) as unknown[];
+  const { offsetSeconds: _moves, ...clock } = parts.pop() as { offsetSeconds: number };
+  const { now } = await ok(sb.request('GET', `/_sandbox/clock?accountId=${accountId}`));
+  return JSON.stringify([...parts, { ...clock, now }]);
 }
 
 async function newWorker(i: number): Promise<Worker> {
-  const account = await ok(sb.request('POST', '/_sandbox/accounts', { body: { name: `worker ${i}`, balance: 100_000 } }));
+  const account = await ok(sb.request('POST', '/_sandbox/accounts', { body: { name: `worker ${i}`, balance: 100_000, clock: FROZEN } }));
   const token = await sb.token({ client_id: account.client_id, client_secret: account.client_secret });
   const selfService = i % 2 === 0;
   return {
@@ -33,6 +49,8 @@ async function newWorker(i: number): Promise<Worker> {
     id: account.id,
     token,
     seen: {},
+    made: await world(account.id),
+    saved: '',
     control(method, path, body) {
       if (selfService) return sb.request(method, path, { token, ...(body ? { body } : {}) });
       // the operator names the tenant: accountId in the body, or in the query
@@ -121,8 +139,60 @@ const check: Phase = async (w) => {
   expect(journal.every((e: { accountId: string }) => e.accountId === w.id)).toBe(true);
 };
 
-// snapshot, restore and the tenant reset (issue 23) come as phases here, between act and check or after it
-const PHASES: Phase[] = [arrange, act, check];
+/** Its arranged world saved under a name of its own (names are unique in the sandbox). */
+const snapshot: Phase = async (w) => {
+  w.saved = await world(w.id);
+  const saved = await ok(w.control('POST', '/_sandbox/snapshots', { name: `worker-${w.i}` }));
+  expect(saved).toMatchObject({ name: `worker-${w.i}`, accountId: w.id, counts: { transactions: 0 } });
+};
+
+/** A neighbour's change happening now must not move this worker's listing: read it while the others work. */
+async function unmoved(w: Worker, expected: string, reads = 6) {
+  for (let n = 0; n < reads; n++) expect(await world(w.id), `worker ${w.i}, read ${n}`).toBe(expected);
+}
+
+/** Half the workers (`parity`) restore their snapshot, while the other half see their own listing unmoved. */
+const restoreHalf =
+  (parity: number): Phase =>
+  async (w) => {
+    if (w.i % 2 !== parity) return unmoved(w, await world(w.id));
+    expect(await world(w.id)).not.toBe(w.saved); // its transfers since, its fault spent
+    const restored = await ok(w.control('POST', `/_sandbox/snapshots/worker-${w.i}/restore`));
+    expect(restored).toMatchObject({ name: `worker-${w.i}`, accountId: w.id });
+    expect(await world(w.id)).toBe(w.saved);
+  };
+
+/** Half the workers reset their tenant to as it was made, while the other half see their own listing unmoved. */
+const resetHalf =
+  (parity: number): Phase =>
+  async (w) => {
+    if (w.i % 2 !== parity) return unmoved(w, await world(w.id));
+    expect(await world(w.id)).not.toBe(w.made);
+    const account = await ok(w.control('POST', `/_sandbox/accounts/${w.id}/reset`));
+    expect(account).toMatchObject({ id: w.id, balance: 100_000 });
+    expect(await world(w.id)).toBe(w.made);
+  };
+
+/** After its reset, nothing of its own: the sandbox-wide rule and key decide its transfers, no fault meets it. */
+const afterReset: Phase = async (w) => {
+  expect((await sb.request('GET', '/v1/banking/balance', { token: w.token })).status).toBe(200);
+  const plain = await cashOut(w, 100);
+  const wide = await cashOut(w, 300);
+  const toKey = await cashOut(w, 200, KEY, 'EMAIL');
+  await advance(w, 3);
+  expect((await lookup(w, plain.transactionId)).data.status).toBe('COMPLETED');
+  expect((await lookup(w, wide.transactionId)).data).toMatchObject({ status: 'FAILED', error: { code: 'SANDBOX_WIDE' } });
+  expect((await lookup(w, toKey.transactionId)).data).toMatchObject({ status: 'COMPLETED', receiver: { name: 'Shared' } });
+  for (const list of ['rules', 'pix-keys', 'faults']) expect(await ok(w.control('GET', `/_sandbox/${list}`)), list).toEqual([]);
+  // its journal kept its own requests through the restore and the reset, and only them
+  const journal = await ok(w.control('GET', '/_sandbox/requests?limit=1000'));
+  expect(journal.every((e: { accountId: string }) => e.accountId === w.id)).toBe(true);
+  expect(journal.length).toBeGreaterThanOrEqual(17);
+};
+
+const ARRANGED: Phase[] = [arrange, snapshot, act, check];
+// act and check again on the same world restored (its fault unspent again), then the tenant reset
+const RESTORED: Phase[] = [restoreHalf(0), restoreHalf(1), act, check, resetHalf(0), resetHalf(1), afterReset];
 
 beforeAll(async () => {
   sb = await startTestSandbox();
@@ -139,9 +209,18 @@ beforeAll(async () => {
 afterAll(() => sb?.stop());
 
 describe('eight tenants arranging at once', () => {
-  it('each sees its own rule, fault and key, never another’s; a sandbox-wide rule reaches them all', async () => {
+  it('each sees its own rule, fault, key, snapshot, restore and reset, never another’s; a sandbox-wide rule reaches them all', async () => {
     const workers = await Promise.all(Array.from({ length: TENANTS }, (_, i) => newWorker(i)));
-    for (const phase of PHASES) await Promise.all(workers.map((w) => phase(w)));
+    for (const phase of ARRANGED) await Promise.all(workers.map((w) => phase(w)));
+    // the operator sees every scope: each tenant's rule of the same id, and the sandbox-wide one
+    const same = async () =>
+      (await ok(sb.request('GET', '/_sandbox/rules')))
+        .filter((r: { id: string }) => r.id === 'same-rule')
+        .map((r: { accountId: string | null }) => r.accountId)
+        .sort();
+    expect(await same()).toEqual([...workers.map((w) => w.id), null].sort());
+    for (const phase of RESTORED) await Promise.all(workers.map((w) => phase(w)));
+    expect(await same()).toEqual([null]);
 
     // a ninth tenant with no arrangement of its own sees the sandbox-wide ones only
     const ninth = await newWorker(TENANTS + 1);
@@ -167,12 +246,7 @@ describe('eight tenants arranging at once', () => {
     }
     expect(await ok(sb.request('GET', '/_sandbox/rules'))).toEqual(before);
     expect((await sb.request('GET', `/_sandbox/faults?accountId=${unknown}`)).status).toBe(404);
-
-    // the operator sees every scope: each tenant's rule of the same id, and the sandbox-wide one
-    const all = await ok(sb.request('GET', '/_sandbox/rules'));
-    const same = all.filter((r: { id: string }) => r.id === 'same-rule');
-    expect(same.map((r: { accountId: string | null }) => r.accountId).sort()).toEqual([...workers.map((w) => w.id), null].sort());
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('fixtures with a tenant’s own arrangements', () => {
