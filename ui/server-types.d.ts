@@ -17,7 +17,7 @@ import type { Wire } from '../src/schemas/from-schema.js';
 import type { reportSchema } from '../src/schemas/report.js';
 
 export type { ClockView, Party };
-export type { JournalEntry } from '../src/http/journal-entry.js';
+export type { JournalEntry } from '../src/http/journal-log.js';
 // formatTransaction is withoutSeq(t), whose Omit over the union would lose the variants:
 // the same shape is named below per variant.
 export type Account = ReturnType<typeof formatAccount>;
