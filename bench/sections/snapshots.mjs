@@ -18,6 +18,7 @@ import { BIN, fmt, load, pause, QUICK, shippedNodeFlags, tempDir, writeResultsBl
 import { markdownRows, ms, printRows, targetRows } from '../lib/rows.mjs';
 import { machine, memoryOf, startNode } from '../lib/procs.mjs';
 import { DEFAULT_ACCOUNT_ID, defaultSecretHash, writeTenantsDb } from '../lib/seed-db.mjs';
+import { call } from '../lib/tenant-load.mjs';
 
 const TENANT = Number(process.env.BENCH_SNAPSHOT_TENANT ?? 10_000);
 const SMALL = Math.max(1, Math.round(TENANT / 10));
@@ -33,18 +34,6 @@ const OTHER_ID = '7e000000-0000-4000-8000-0000000000ff';
 
 const { rows, row } = targetRows();
 const count = (n) => (n >= 1000 ? `${fmt(n / 1000, n % 1000 === 0 ? 0 : 1)}k` : fmt(n));
-
-/** A JSON call; throws on an answer that is not 2xx. */
-async function call(url, method, p, body, headers = {}) {
-  const r = await fetch(`${url}${p}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
 
 const tokenFor = async (url, clientId) =>
   (await call(url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: SECRET }))
