@@ -3,32 +3,22 @@
 // copy-and-paste code does; every image that cannot be paid is refused and changes nothing.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDynamicBrCode } from '../../src/domain/brcode.js';
 import { SandboxApiError, startSandbox } from '../../src/index.js';
 import { renderQrPng } from '../../src/format/qr.js';
+import { launchBrowser, VIEWPORT } from '../helpers/browser.js';
 import { balance, createCharge, errorShape, lookup } from '../helpers/control.js';
 import { DEFAULT_ACCOUNT_ID, DEFAULT_CLIENT, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { BIN, ensureBuilt, spawnSandbox, type ChildSandbox } from '../helpers/torture.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const MIB = 1024 * 1024;
 
 const pngDataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
@@ -74,16 +64,11 @@ describe('paying the QR code in an image', { timeout: 60_000 }, () => {
   let hooks: Receiver;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    [sb, browser, hooks] = await Promise.all([
-      startTestSandbox(),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS }),
-      startReceiver(),
-    ]);
+    [sb, browser, hooks] = await Promise.all([startTestSandbox(), launchBrowser(), startReceiver()]);
     token = await sb.token();
     const ep = await sb.request('POST', '/_sandbox/webhooks', { body: { url: hooks.url, accountId: DEFAULT_ACCOUNT_ID } });
     expect(ep.status).toBe(201);
-    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(15_000);
     await page.goto(`${sb.url}/_sandbox/ui`);
   });
