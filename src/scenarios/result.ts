@@ -1,4 +1,5 @@
 // What a scenario run produces; every reporter reads only these shapes.
+import { isSecretName } from '../http/redact.js';
 import type { Exchange, RawResponse, SentRequest } from '../client/transport.js';
 import type { Mismatch } from './matcher.js';
 
@@ -59,20 +60,21 @@ export const countOf = (r: RunResult) => {
   return { total: r.scenarios.length, passed: r.scenarios.length - failed, failed };
 };
 
-/** Credentials never reach a report. */
+/**
+ * Credentials never reach a report: a header, or a field of a body at any depth, is secret by the one
+ * rule of the journal (src/http/redact.ts isSecretName: client_secret, access_token, x-api-key,
+ * password, pin…); an Authorization header keeps its scheme. A report marks them `***`.
+ */
 function redactHeaders(h: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) {
-    const key = k.toLowerCase();
-    out[k] = key === 'authorization' ? v.replace(/^(\w+)\s+.*$/, '$1 ***') : key === 'x-sandbox-admin-token' ? '***' : v;
-  }
+  for (const [k, v] of Object.entries(h))
+    out[k] = k.toLowerCase() === 'authorization' ? v.replace(/^(\w+)\s+.*$/, '$1 ***') : isSecretName(k) ? '***' : v;
   return out;
 }
 
 export function redactExchange(ex: HttpExchange): HttpExchange {
-  const secretKeys = /^(client_secret|access_token|secret)$/;
   const scrub = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(scrub) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, secretKeys.test(k) ? '***' : scrub(x)])) : v;
+    Array.isArray(v) ? v.map(scrub) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isSecretName(k) ? '***' : scrub(x)])) : v;
   return {
     ...ex,
     request: { ...ex.request, headers: redactHeaders(ex.request.headers), ...(ex.request.body !== undefined ? { body: scrub(ex.request.body) } : {}) },
