@@ -8,6 +8,7 @@ import safeRegex from 'safe-regex2';
 import { STATUS_CLASSES, type StatusClass } from './vocabulary.js';
 
 const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
+const SLASH = '/'.charCodeAt(0);
 
 /**
  * A path pattern made ready (its segments split once), tested against paths segment by segment (query
@@ -16,23 +17,26 @@ const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
  */
 function pathPattern(pattern: string): (path: string) => boolean {
   const want = segments(pattern);
+  const any = want.map((w) => w === '*' || (w.startsWith(':') && w.length > 1));
+  const rest = want.at(-1) === '**';
+  const fixed = rest ? want.length - 1 : want.length;
   return (path) => {
-    // the path's segments walked in place (empty ones skipped), not copied into an array of them
-    const got = path.split('/');
+    // the path's segments walked in place (empty ones skipped), no array or string made of them: a
+    // verification tests every entry of a journal
+    const n = path.length;
     let at = 0;
-    const next = (): string | undefined => {
-      while (at < got.length && got[at] === '') at++;
-      return got[at++];
-    };
-    for (let i = 0; i < want.length; i++) {
+    for (let i = 0; i < fixed; i++) {
+      while (at < n && path.charCodeAt(at) === SLASH) at++;
+      if (at === n) return false;
+      let end = path.indexOf('/', at);
+      if (end < 0) end = n;
       const w = want[i]!;
-      if (w === '**' && i === want.length - 1) return true;
-      const g = next();
-      if (g === undefined) return false;
-      if (w === '*' || (w.startsWith(':') && w.length > 1)) continue;
-      if (w !== g) return false;
+      if (!any[i] && (end - at !== w.length || !path.startsWith(w, at))) return false;
+      at = end;
     }
-    return next() === undefined;
+    if (rest) return true;
+    while (at < n && path.charCodeAt(at) === SLASH) at++;
+    return at === n;
   };
 }
 
@@ -70,6 +74,8 @@ export interface SeenRequest {
   query(): Record<string, string>;
   /** header names in lower case */
   headers(): Record<string, unknown>;
+  /** false when the request certainly has no header of this (lower-case) name, told without parsing its headers */
+  mayHaveHeader(name: string): boolean;
   body(): unknown;
 }
 
@@ -152,8 +158,16 @@ export function requestMatches(m: CompiledMatcher, r: SeenRequest): boolean {
     if (!m.query.every(([k, v]) => valueAgrees(v, Object.hasOwn(q, k) ? q[k] : undefined))) return false;
   }
   if (m.headers.length > 0) {
-    const h = r.headers();
-    if (!m.headers.every(([k, v]) => valueAgrees(v, Object.hasOwn(h, k) ? h[k] : undefined))) return false;
+    // a header the request cannot have agrees only with `absent`, and needs no parse of its headers
+    let parse = false;
+    for (const [k, v] of m.headers) {
+      if (r.mayHaveHeader(k)) parse = true;
+      else if (v.kind !== 'absent') return false;
+    }
+    if (parse) {
+      const h = r.headers();
+      if (!m.headers.every(([k, v]) => valueAgrees(v, Object.hasOwn(h, k) ? h[k] : undefined))) return false;
+    }
   }
   return !m.hasBody || subsetAgrees(m.body, r.body());
 }
@@ -163,10 +177,13 @@ const expected = (v: Value): string =>
   v.kind === 'absent' ? 'absent' : v.kind === 'text' ? JSON.stringify(v.text) : `to match /${v.source}/`;
 const at = (base: string, key: string | number) => (typeof key === 'number' ? `${base}[${key}]` : `${base}.${key}`);
 
-/** How far a request is from a matcher: how many of the matcher's fields agree, and a line for each that differs. */
+/**
+ * How far a request is from a matcher: how many of the matcher's fields agree, and a line for each that
+ * differs (null: only counted, for a request that will not be among the nearest).
+ */
 interface Comparison {
   agree: number;
-  differences: string[];
+  differences: string[] | null;
 }
 
 function compareBody(want: unknown, got: unknown, where: string, out: Comparison): void {
@@ -178,15 +195,15 @@ function compareBody(want: unknown, got: unknown, where: string, out: Comparison
     for (const k of Object.keys(want)) compareBody(want[k], Object.hasOwn(got, k) ? got[k] : undefined, at(where, k), out);
     return;
   }
-  if (Array.isArray(want) && Array.isArray(got)) out.differences.push(`${where}: expected ${want.length} items, got ${got.length}`);
+  if (Array.isArray(want) && Array.isArray(got)) out.differences?.push(`${where}: expected ${want.length} items, got ${got.length}`);
   else if (subsetAgrees(want, got)) out.agree++;
-  else out.differences.push(`${where}: expected ${shown(want)}, got ${shown(got)}`);
+  else out.differences?.push(`${where}: expected ${shown(want)}, got ${shown(got)}`);
 }
 
 /** Every field of the matcher against the request (each header, query value and body leaf counts as one). */
-function compareRequest(m: CompiledMatcher, r: SeenRequest): Comparison {
-  const out: Comparison = { agree: 0, differences: [] };
-  const field = (agrees: boolean, line: () => string) => (agrees ? out.agree++ : out.differences.push(line()));
+function compareRequest(m: CompiledMatcher, r: SeenRequest, lines: boolean): Comparison {
+  const out: Comparison = { agree: 0, differences: lines ? [] : null };
+  const field = (agrees: boolean, line: () => string) => (agrees ? out.agree++ : out.differences?.push(line()));
   if (m.method !== undefined) field(m.method === r.method, () => `method: expected ${shown(m.method)}, got ${shown(r.method)}`);
   if (m.pathTest) field(m.pathTest(r.path), () => `path: expected ${shown(m.path)}, got ${shown(r.path)}`);
   const values = (list: [string, Value][], got: Record<string, unknown>, name: string) => {
@@ -223,11 +240,13 @@ export function nearestMisses(m: CompiledMatcher, each: EachRequest, n = 5): Nea
   const best: NearMiss[] = [];
   each((r) => {
     if (requestMatches(m, r)) return;
-    const c = compareRequest(m, r);
-    if (c.agree === 0) return;
+    // counted first: the lines of what differs are written only for a request that will be listed
+    const { agree } = compareRequest(m, r, false);
+    if (agree === 0) return;
     const worst = best[best.length - 1];
-    if (best.length === n && worst && !before({ agree: c.agree, seq: r.seq }, worst)) return;
-    const miss: NearMiss = { seq: r.seq, method: r.method, path: r.path, status: r.status, differences: c.differences, agree: c.agree };
+    if (best.length === n && worst && !before({ agree, seq: r.seq }, worst)) return;
+    const differences = compareRequest(m, r, true).differences!;
+    const miss: NearMiss = { seq: r.seq, method: r.method, path: r.path, status: r.status, differences, agree };
     const i = best.findIndex((b) => before(miss, b));
     best.splice(i < 0 ? best.length : i, 0, miss);
     if (best.length > n) best.pop();

@@ -7,7 +7,7 @@ import type { SeenRequest } from '../domain/request-match.js';
 import type { Wire } from '../schemas/from-schema.js';
 import type { journalEntrySchema } from '../schemas/control-responses.js';
 import { mergeBySeq } from '../store/page.js';
-import { REQUEST_TEXTS, Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
+import { Ring, type Kept, type RawEntry, type Texts } from './journal-ring.js';
 import { redact, redactText } from './redact.js';
 
 /** One entry as GET /_sandbox/requests shows it: the type of its schema. */
@@ -16,7 +16,7 @@ export type JournalEntry = Wire<typeof journalEntrySchema>;
 const FORM = /^application\/x-www-form-urlencoded/i;
 
 /** A captured request body as the journal shows it: parsed by its type, redacted. */
-function shownBody(t: Texts): unknown {
+function shownBody(t: Pick<Texts, 'shown' | 'body' | 'bodyType'>): unknown {
   if (t.shown !== null) return JSON.parse(t.shown) as unknown;
   const body = t.body;
   if (body === null) return null;
@@ -83,51 +83,82 @@ function matches(t: Texts, q: JournalQuery): boolean {
   return true;
 }
 
-/** One journal entry as a verification sees it (SeenRequest), moved from entry to entry (Journal.eachSeen). */
+/** A header name as HTTP allows it (a token, lower case): one whose JSON key can be looked for in the raw headers. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/**
+ * One journal entry as a verification sees it (SeenRequest), moved from entry to entry (Journal.eachSeen).
+ * Its status and method come from the ring's columns; its URL is read when its path or query is asked
+ * for, its other texts when its headers or body are.
+ */
 class Seen implements SeenRequest {
   seq = 0;
   status = 0;
-  method = '';
-  path = '';
   #ring: Ring | null = null;
   #slot = 0;
-  #url = '';
-  #texts: Texts | null = null;
+  #method: string | null = null;
+  #url: string | null = null;
+  #path: string | null = null;
   #query: Record<string, string> | null = null;
   #headers: Record<string, unknown> | null = null;
   #body: { value: unknown } | null = null;
+  /** the JSON key of each header name asked about, as bytes: made once per verification, not per entry */
+  readonly #keys = new Map<string, Buffer>();
 
   at(ring: Ring, slot: number): void {
-    const head = ring.textsAt(slot, 2);
     this.#ring = ring;
     this.#slot = slot;
-    // as the journal shows it: a verification never matches on a secret, nor tells one a prefix at a time
-    this.#url = redactText(head.url!);
-    this.#texts = this.#query = this.#headers = this.#body = null;
+    this.#method = this.#url = this.#path = this.#query = this.#headers = this.#body = null;
     this.seq = ring.seqAt(slot);
     this.status = ring.statusAt(slot);
-    this.method = head.method!;
-    const q = this.#url.indexOf('?');
-    this.path = q < 0 ? this.#url : this.#url.slice(0, q);
   }
 
-  /** Its texts up to the request body's: the answer, the longest text, is never read. */
-  #all(): Texts {
-    return (this.#texts ??= this.#ring!.textsAt(this.#slot, REQUEST_TEXTS));
+  get method(): string {
+    return (this.#method ??= this.#ring!.methodAt(this.#slot));
+  }
+
+  /** as the journal shows it: a verification never matches on a secret, nor tells one a prefix at a time */
+  #shownUrl(): string {
+    return (this.#url ??= redactText(this.#ring!.textAt(this.#slot, 'url')!));
+  }
+
+  get path(): string {
+    if (this.#path === null) {
+      const url = this.#shownUrl();
+      const q = url.indexOf('?');
+      this.#path = q < 0 ? url : url.slice(0, q);
+    }
+    return this.#path;
   }
 
   query(): Record<string, string> {
-    const q = this.#url.indexOf('?');
+    const url = this.#shownUrl();
+    const q = url.indexOf('?');
     // the first value of a repeated name
-    return (this.#query ??= q < 0 ? {} : Object.fromEntries([...new URLSearchParams(this.#url.slice(q + 1))].reverse()));
+    return (this.#query ??= q < 0 ? {} : Object.fromEntries([...new URLSearchParams(url.slice(q + 1))].reverse()));
   }
 
   headers(): Record<string, unknown> {
-    return (this.#headers ??= redact(JSON.parse(this.#all().headers!)) as Record<string, unknown>);
+    return (this.#headers ??= redact(JSON.parse(this.#ring!.textAt(this.#slot, 'headers')!)) as Record<string, unknown>);
+  }
+
+  mayHaveHeader(name: string): boolean {
+    if (this.#headers !== null || !HEADER_NAME.test(name)) return true;
+    let key = this.#keys.get(name);
+    if (!key) this.#keys.set(name, (key = Buffer.from(`${JSON.stringify(name)}:`)));
+    // the headers are kept as JSON.stringify(req.headers): a key is `"name":`, and the same bytes cannot
+    // stand inside a value, whose quotes are escaped; redaction never adds a key a client did not send
+    return this.#ring!.textHolds(this.#slot, 'headers', key);
   }
 
   body(): unknown {
-    return (this.#body ??= { value: shownBody(this.#all()) }).value;
+    if (this.#body === null) {
+      // its body's texts alone (none, for most requests): the headers are not read for it
+      const [ring, slot] = [this.#ring!, this.#slot];
+      const [body, shown] = [ring.textAt(slot, 'body'), ring.textAt(slot, 'shown')];
+      this.#body = { value: body === null && shown === null ? null : shownBody({ body, shown, bodyType: ring.textAt(slot, 'bodyType') }) };
+    }
+    return this.#body.value;
   }
 }
 

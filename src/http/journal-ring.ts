@@ -44,8 +44,6 @@ export interface RawEntry {
 const TEXTS = ['method', 'url', 'requestId', 'headers', 'bodyType', 'body', 'shown', 'response', 'contentType', 'retryAfter'] as const;
 type TextName = (typeof TEXTS)[number];
 export type Texts = Record<TextName, string | null>;
-/** How many of an entry's texts say what was sent: those before the answer, the longest text. */
-export const REQUEST_TEXTS = TEXTS.indexOf('response');
 
 const textsOf = (e: RawEntry): (string | Buffer | null)[] => [
   e.method,
@@ -86,6 +84,12 @@ const FIRST_SLOTS = 16;
 // an entry's flags
 const PLAIN = 1;
 const INJECTED = 2;
+/**
+ * The methods an entry's method column names by their index, so that a verification compares a method
+ * without reading the entry's texts; another method is OTHER, and read from its record.
+ */
+const METHOD_CODES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const OTHER = 255;
 
 function grown<A extends Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array>(a: A, length: number): A {
   const b = new (a.constructor as new (n: number) => A)(length);
@@ -103,6 +107,8 @@ export class Ring {
   #clock = new Float64Array(0);
   /** PLAIN | INJECTED */
   #flags = new Uint8Array(0);
+  /** the method's index in METHOD_CODES, or OTHER */
+  #method = new Uint8Array(0);
   #duration = new Float32Array(0);
   #status = new Uint16Array(0);
   #chunkOf = new Uint32Array(0);
@@ -161,6 +167,8 @@ export class Ring {
     this.#at[slot] = e.atMs;
     this.#clock[slot] = e.clockMs;
     this.#flags[slot] = (e.plain ? PLAIN : 0) | (e.injected ? INJECTED : 0);
+    const method = METHOD_CODES.indexOf(e.method);
+    this.#method[slot] = method < 0 ? OTHER : method;
     this.#duration[slot] = e.durationMs;
     this.#status[slot] = e.status;
     this.#chunkOf[slot] = chunkNo;
@@ -198,6 +206,7 @@ export class Ring {
       this.#at = grown(this.#at, length);
       this.#clock = grown(this.#clock, length);
       this.#flags = grown(this.#flags, length);
+      this.#method = grown(this.#method, length);
       this.#duration = grown(this.#duration, length);
       this.#status = grown(this.#status, length);
       this.#chunkOf = grown(this.#chunkOf, length);
@@ -206,14 +215,13 @@ export class Ring {
     return this.#count++;
   }
 
-  /** The entry's texts, or only the first `count` of them (in TEXTS order). */
-  #texts(chunkNo: number, offset: number, count: number = TEXTS.length): Texts {
+  /** The entry's texts. */
+  #texts(chunkNo: number, offset: number): Texts {
     const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
     const read = (at: number) => chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1));
     const out: Record<string, string | null> = {};
     let p = offset;
-    for (let i = 0; i < count; i++) {
-      const name = TEXTS[i]!;
+    for (const name of TEXTS) {
       const tag = chunk[p];
       out[name] = tag === NONE ? null : tag === SAME ? read(chunk.readUInt32LE(p + 1)) : read(p);
       p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
@@ -221,20 +229,73 @@ export class Ring {
     return out as Texts;
   }
 
-  /** One text of the entry, the others skipped. */
-  #text(chunkNo: number, offset: number, name: TextName): string | null {
-    const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
+  /**
+   * Where one text of the entry is in its chunk (the others skipped): the position of its INLINE record
+   * (a repeated text's is its first), -1 when it has none. A chunk is never written over, so a chunk and
+   * a position name the same bytes for as long as the chunk is kept.
+   */
+  #where(chunk: Buffer, offset: number, name: TextName): number {
     let p = offset;
     for (const n of TEXTS) {
       const tag = chunk[p];
-      if (n === name) {
-        if (tag === NONE) return null;
-        const at = tag === SAME ? chunk.readUInt32LE(p + 1) : p;
-        return chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1));
-      }
+      if (n === name) return tag === NONE ? -1 : tag === SAME ? chunk.readUInt32LE(p + 1) : p;
       p += tag === INLINE ? 5 + chunk.readUInt32LE(p + 1) : 5;
     }
-    return null;
+    return -1;
+  }
+
+  /**
+   * Of each name, the text last read or searched: where it is, the string made of it, and the bytes last
+   * sought in it and whether they were found. A text repeated entry after entry is decoded and searched once.
+   */
+  readonly #seen = TEXTS.map(() => ({
+    chunk: null as Buffer | null,
+    at: -1,
+    text: null as string | null,
+    sought: null as Buffer | null,
+    holds: false,
+  }));
+
+  /** The memo of the text of `name` at this place, emptied when the place is another. */
+  #memo(name: TextName, chunk: Buffer, at: number) {
+    const last = this.#seen[TEXTS.indexOf(name)]!;
+    if (last.chunk !== chunk || last.at !== at) [last.chunk, last.at, last.text, last.sought] = [chunk, at, null, null];
+    return last;
+  }
+
+  #text(chunkNo: number, offset: number, name: TextName): string | null {
+    const chunk = this.#chunks[chunkNo - this.#firstChunk]!;
+    const at = this.#where(chunk, offset, name);
+    if (at < 0) return null;
+    const last = this.#memo(name, chunk, at);
+    return (last.text ??= chunk.toString('utf8', at + 5, at + 5 + chunk.readUInt32LE(at + 1)));
+  }
+
+  /** One text of the entry in `slot`, the others left unread; the same string as the entry before's when it repeats it. */
+  textAt(slot: number, name: TextName): string | null {
+    return this.#text(this.#chunkOf[slot]!, this.#offset[slot]!, name);
+  }
+
+  /** The method of the entry in `slot`: from its column, its record read only for a method not in METHOD_CODES. */
+  methodAt(slot: number): string {
+    const code = this.#method[slot]!;
+    return code === OTHER ? this.textAt(slot, 'method')! : METHOD_CODES[code]!;
+  }
+
+  /**
+   * Whether the entry's text `name` holds these bytes, looked for in place (no text made of it): what
+   * tells a verification that a header is absent without parsing the headers.
+   */
+  textHolds(slot: number, name: TextName, bytes: Buffer): boolean {
+    const chunk = this.#chunks[this.#chunkOf[slot]! - this.#firstChunk]!;
+    const at = this.#where(chunk, this.#offset[slot]!, name);
+    if (at < 0) return false;
+    const last = this.#memo(name, chunk, at);
+    if (last.sought !== bytes) {
+      last.sought = bytes;
+      last.holds = chunk.subarray(at + 5, at + 5 + chunk.readUInt32LE(at + 1)).indexOf(bytes) >= 0;
+    }
+    return last.holds;
   }
 
   /** The slot of the entry `i` places from the newest (0: the newest). */
@@ -246,7 +307,7 @@ export class Ring {
 
   /**
    * Newest first without a generator or an object per entry: `visit(slot)` for each until it returns
-   * false; the entry's parts are read with seqAt, statusAt and textsAt (what a verification reads).
+   * false; the entry's parts are read with seqAt, statusAt, methodAt, textAt and textHolds (what a verification reads).
    */
   eachNewest(visit: (slot: number) => boolean | void): void {
     for (let i = 0; i < this.#count; i++) if (visit(this.#slotFrom(i)) === false) return;
@@ -258,11 +319,6 @@ export class Ring {
 
   statusAt(slot: number): number {
     return this.#status[slot]!;
-  }
-
-  /** The texts of the entry in `slot`, or only its first `count` (2: its method and URL). */
-  textsAt(slot: number, count?: number): Texts {
-    return this.#texts(this.#chunkOf[slot]!, this.#offset[slot]!, count);
   }
 
   /** newest first */

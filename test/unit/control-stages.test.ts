@@ -19,6 +19,13 @@ describe('fault path patterns', () => {
     ['/v1/**', '/v2/a', false],
     ['/**', '/anything/at/all', true],
     ['/v1/:', '/v1/x', false], // a bare colon is a literal segment
+    ['/v1/bank', '/v1/banking', false], // a segment is equal whole, not by its start
+    ['/v1/banking', '/v1/bank', false],
+    ['/v1/banking/:id', '//v1//banking///x//', true], // empty segments are skipped
+    ['/', '/', true],
+    ['/', '/x', false],
+    ['/v1/**/x', '/v1/**/x', true], // a `**` before the end is a literal segment
+    ['/v1/**/x', '/v1/a/x', false],
   ])('%s against %s → %s', (pattern, path, expected) => {
     expect(pathMatches(pattern, path)).toBe(expected);
   });

@@ -7,6 +7,7 @@ import { Journal } from '../../src/http/journal-log.js';
 import { redact } from '../../src/http/redact.js';
 import type { RawEntry } from '../../src/http/journal-ring.js';
 import { mulberry32 } from '../../src/domain/random.js';
+import { compileMatcher, requestMatches } from '../../src/domain/request-match.js';
 
 const random = mulberry32(23);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
@@ -102,5 +103,62 @@ describe('the journal storage', () => {
     const journal = new Journal(10_000);
     for (let i = 0; i < 3; i++) journal.add(entry(i, 'quiet'));
     expect(journal.bytes).toBeLessThanOrEqual(4 * 1024 + 70 * 1024);
+  });
+});
+
+describe('a verification’s reading of the journal', () => {
+  // Journal.eachSeen reads an entry's method from its column, its texts one at a time (a text repeated
+  // from the entry before decoded and searched once) and tells an absent header without parsing the
+  // headers: whatever it reads must be what a listing shows, and a match what the listing would say.
+  it('sees each entry as the listing shows it, and matches headers as a parse of them would', () => {
+    const journal = new Journal(300);
+    const headerSets = [
+      { host: 'h', authorization: 'Bearer a.b.c' },
+      { host: 'h', 'x-trace': 't-1' },
+      // a value that holds the bytes of a key: the header is still absent
+      { host: 'h', 'x-note': '"x-trace":"no"' },
+      { host: 'h', 'x-trace': '' },
+    ];
+    for (let i = 0; i < 1_000; i++) {
+      const e = entry(i, 'a');
+      // runs of the same headers (each written once per chunk), and methods in and out of the column's list
+      journal.add({
+        ...e,
+        method: pick(['GET', 'POST', 'PATCH', 'PURGE', 'M-SEARCH']),
+        headers: JSON.stringify(headerSets[Math.floor(i / 7) % 4]),
+      });
+    }
+    const listed = journal.list({ accountId: 'a' });
+    const seen: { seq: number; method: string; path: string; headers: unknown; body: unknown; mayTrace: boolean }[] = [];
+    journal.eachSeen(
+      'a',
+      (r) =>
+        void seen.push({
+          seq: r.seq,
+          method: r.method,
+          path: r.path,
+          mayTrace: r.mayHaveHeader('x-trace'),
+          headers: r.headers(),
+          body: r.body(),
+        }),
+    );
+    expect(seen.map((s) => [s.seq, s.method, s.path, s.headers, s.body])).toEqual(
+      listed.map((e) => [e.seq, e.method, e.path, e.requestHeaders, e.requestBody]),
+    );
+    // "certainly absent" is never said of a header that is there, and is said of every one that is not
+    for (const s of seen) expect(s.mayTrace).toBe(Object.hasOwn(s.headers as object, 'x-trace'));
+
+    const count = (headers: Record<string, string | { absent: true } | { matches: string }>) => {
+      const m = compileMatcher({ request: { headers } });
+      let n = 0;
+      journal.eachSeen('a', (r) => void (requestMatches(m, r) && n++));
+      return n;
+    };
+    const has = (name: string) => listed.filter((e) => Object.hasOwn(e.requestHeaders, name));
+    expect(count({ 'x-trace': { absent: true } })).toBe(listed.length - has('x-trace').length);
+    expect(count({ 'X-Trace': 't-1' })).toBe(has('x-trace').filter((e) => e.requestHeaders['x-trace'] === 't-1').length);
+    expect(count({ 'x-trace': { matches: '^$' } })).toBe(has('x-trace').filter((e) => e.requestHeaders['x-trace'] === '').length);
+    expect(count({ 'x-note': { matches: 'x-trace' }, 'x-trace': { absent: true } })).toBe(has('x-note').length);
+    expect(has('x-note').length).toBeGreaterThan(0);
   });
 });
