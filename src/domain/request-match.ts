@@ -8,40 +8,44 @@ import safeRegex from 'safe-regex2';
 import { STATUS_CLASSES, type StatusClass } from './vocabulary.js';
 
 const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
-const SLASH = '/'.charCodeAt(0);
 
 /**
- * A path pattern made ready (its segments split once), tested against paths segment by segment (query
- * string and trailing slash ignored): a literal segment must be equal, `*` or `:name` matches any one
- * segment, and a final `**` any rest (none included).
+ * A path pattern made ready: tested against paths segment by segment (query string and trailing slash
+ * ignored, empty segments skipped): a literal segment must be equal, `*` or `:name` matches any one
+ * segment, and a final `**` any rest (none included). Compiled once into a regular expression, whose
+ * test makes no array or string of the path (a verification tests every entry of a journal); linear,
+ * since each separator run and each segment match disjoint characters.
  */
 function pathPattern(pattern: string): (path: string) => boolean {
   const want = segments(pattern);
-  const any = want.map((w) => w === '*' || (w.startsWith(':') && w.length > 1));
   const rest = want.at(-1) === '**';
-  const fixed = rest ? want.length - 1 : want.length;
-  return (path) => {
-    // the path's segments walked in place (empty ones skipped), no array or string made of them: a
-    // verification tests every entry of a journal
-    const n = path.length;
-    let at = 0;
-    for (let i = 0; i < fixed; i++) {
-      while (at < n && path.charCodeAt(at) === SLASH) at++;
-      if (at === n) return false;
-      let end = path.indexOf('/', at);
-      if (end < 0) end = n;
-      const w = want[i]!;
-      if (!any[i] && (end - at !== w.length || !path.startsWith(w, at))) return false;
-      at = end;
-    }
-    if (rest) return true;
-    while (at < n && path.charCodeAt(at) === SLASH) at++;
-    return at === n;
-  };
+  const fixed = rest ? want.slice(0, -1) : want;
+  const parts = fixed.map((w, i) => {
+    const separator = i === 0 ? '/*' : '/+';
+    const any = w === '*' || (w.startsWith(':') && w.length > 1);
+    return separator + (any ? '[^/]+' : w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
+  });
+  const end = !rest ? '/*$' : fixed.length === 0 ? '' : '(?:/.*)?$';
+  const re = new RegExp(`^${parts.join('')}${end}`, 's');
+  return (path) => re.test(path);
 }
 
+/**
+ * Patterns made ready, by their text: a fault's is tested on every request while it lives. Not state
+ * of a sandbox (the same pattern means the same test in each), and bounded: emptied when full.
+ */
+const ready = new Map<string, (path: string) => boolean>();
+const MAX_READY = 256;
+
 /** A path against a pattern (see pathPattern): what a fault's path and a verification's both mean. */
-export const pathMatches = (pattern: string, path: string): boolean => pathPattern(pattern)(path);
+export function pathMatches(pattern: string, path: string): boolean {
+  let test = ready.get(pattern);
+  if (!test) {
+    if (ready.size >= MAX_READY) ready.clear();
+    ready.set(pattern, (test = pathPattern(pattern)));
+  }
+  return test(path);
+}
 
 /** What a header or query value must be: exactly this text, text a regular expression finds, or absent. */
 type ValueMatcher = string | { matches?: string; absent?: true };

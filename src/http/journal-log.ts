@@ -94,9 +94,9 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 class Seen implements SeenRequest {
   seq = 0;
   status = 0;
+  method = '';
   #ring: Ring | null = null;
   #slot = 0;
-  #method: string | null = null;
   #url: string | null = null;
   #path: string | null = null;
   #query: Record<string, string> | null = null;
@@ -108,13 +108,10 @@ class Seen implements SeenRequest {
   at(ring: Ring, slot: number): void {
     this.#ring = ring;
     this.#slot = slot;
-    this.#method = this.#url = this.#path = this.#query = this.#headers = this.#body = null;
+    this.#url = this.#path = this.#query = this.#headers = this.#body = null;
     this.seq = ring.seqAt(slot);
     this.status = ring.statusAt(slot);
-  }
-
-  get method(): string {
-    return (this.#method ??= this.#ring!.methodAt(this.#slot));
+    this.method = ring.methodAt(slot);
   }
 
   /** as the journal shows it: a verification never matches on a secret, nor tells one a prefix at a time */
@@ -153,10 +150,12 @@ class Seen implements SeenRequest {
 
   body(): unknown {
     if (this.#body === null) {
-      // its body's texts alone (none, for most requests): the headers are not read for it
+      // its body's texts alone, and only when it had one (most requests have none): the headers are not read for it
       const [ring, slot] = [this.#ring!, this.#slot];
-      const [body, shown] = [ring.textAt(slot, 'body'), ring.textAt(slot, 'shown')];
-      this.#body = { value: body === null && shown === null ? null : shownBody({ body, shown, bodyType: ring.textAt(slot, 'bodyType') }) };
+      const body = ring.hasBodyAt(slot)
+        ? shownBody({ body: ring.textAt(slot, 'body'), shown: ring.textAt(slot, 'shown'), bodyType: ring.textAt(slot, 'bodyType') })
+        : null;
+      this.#body = { value: body };
     }
     return this.#body.value;
   }

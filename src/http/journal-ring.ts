@@ -84,6 +84,8 @@ const FIRST_SLOTS = 16;
 // an entry's flags
 const PLAIN = 1;
 const INJECTED = 2;
+/** the request had a body (kept as it came, or shown instead) */
+const BODY = 4;
 /**
  * The methods an entry's method column names by their index, so that a verification compares a method
  * without reading the entry's texts; another method is OTHER, and read from its record.
@@ -105,7 +107,7 @@ export class Ring {
   #seq = new Float64Array(0);
   #at = new Float64Array(0);
   #clock = new Float64Array(0);
-  /** PLAIN | INJECTED */
+  /** PLAIN | INJECTED | BODY */
   #flags = new Uint8Array(0);
   /** the method's index in METHOD_CODES, or OTHER */
   #method = new Uint8Array(0);
@@ -166,7 +168,7 @@ export class Ring {
     this.#seq[slot] = seq;
     this.#at[slot] = e.atMs;
     this.#clock[slot] = e.clockMs;
-    this.#flags[slot] = (e.plain ? PLAIN : 0) | (e.injected ? INJECTED : 0);
+    this.#flags[slot] = (e.plain ? PLAIN : 0) | (e.injected ? INJECTED : 0) | (e.body !== null ? BODY : 0);
     const method = METHOD_CODES.indexOf(e.method);
     this.#method[slot] = method < 0 ? OTHER : method;
     this.#duration[slot] = e.durationMs;
@@ -274,6 +276,11 @@ export class Ring {
   /** One text of the entry in `slot`, the others left unread; the same string as the entry before's when it repeats it. */
   textAt(slot: number, name: TextName): string | null {
     return this.#text(this.#chunkOf[slot]!, this.#offset[slot]!, name);
+  }
+
+  /** Whether the entry in `slot` had a request body: told from its column, for the many requests without one. */
+  hasBodyAt(slot: number): boolean {
+    return (this.#flags[slot]! & BODY) !== 0;
   }
 
   /** The method of the entry in `slot`: from its column, its record read only for a method not in METHOD_CODES. */
