@@ -223,6 +223,23 @@ function compareRequest(m: CompiledMatcher, r: SeenRequest, lines: boolean): Com
   return out;
 }
 
+/** The leaves of a body a matcher gives: at most as many of its fields as can agree (compareBody). */
+const leaves = (want: unknown): number =>
+  Array.isArray(want)
+    ? want.reduce((n: number, w) => n + leaves(w), 0)
+    : isObject(want)
+      ? Object.values(want).reduce((n: number, w) => n + leaves(w), 0)
+      : 1;
+
+/** How many of a matcher's fields can agree at most: a request that matches all of them is no miss. */
+const fieldsOf = (m: CompiledMatcher): number =>
+  Number(m.method !== undefined) +
+  Number(m.pathTest !== undefined) +
+  m.query.length +
+  m.headers.length +
+  (m.hasBody ? leaves(m.body) : 0) +
+  Number(m.status !== undefined);
+
 /** A near miss: a request that does not match, the fields that differ, and how many agree (its rank). */
 export interface NearMiss {
   seq: number;
@@ -242,7 +259,16 @@ const before = (a: { agree: number; seq: number }, b: { agree: number; seq: numb
  */
 export function nearestMisses(m: CompiledMatcher, each: EachRequest, n = 5): NearMiss[] {
   const best: NearMiss[] = [];
+  const most = fieldsOf(m);
   each((r) => {
+    // once five are found, a request whose method or status already differs may not be able to rank
+    // above the fifth: it is passed over before its path, headers or body are read
+    const fifth = best.length === n ? best[n - 1] : undefined;
+    if (fifth) {
+      const differ =
+        Number(m.method !== undefined && m.method !== r.method) + Number(m.status !== undefined && !statusAgrees(m.status, r.status));
+      if (differ > 0 && !before({ agree: most - differ, seq: r.seq }, fifth)) return;
+    }
     if (requestMatches(m, r)) return;
     // counted first: the lines of what differs are written only for a request that will be listed
     const { agree } = compareRequest(m, r, false);

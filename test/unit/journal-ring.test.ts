@@ -7,7 +7,7 @@ import { Journal } from '../../src/http/journal-log.js';
 import { redact } from '../../src/http/redact.js';
 import type { RawEntry } from '../../src/http/journal-ring.js';
 import { mulberry32 } from '../../src/domain/random.js';
-import { compileMatcher, requestMatches } from '../../src/domain/request-match.js';
+import { compileMatcher, nearestMisses, requestMatches, type EachRequest } from '../../src/domain/request-match.js';
 
 const random = mulberry32(23);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
@@ -160,5 +160,29 @@ describe('a verification’s reading of the journal', () => {
     expect(count({ 'x-trace': { matches: '^$' } })).toBe(has('x-trace').filter((e) => e.requestHeaders['x-trace'] === '').length);
     expect(count({ 'x-note': { matches: 'x-trace' }, 'x-trace': { absent: true } })).toBe(has('x-note').length);
     expect(has('x-note').length).toBeGreaterThan(0);
+  });
+});
+
+describe('near misses', () => {
+  // nearestMisses passes over a request whose method or status already keeps it below the fifth found:
+  // the five it names must be those a comparison of every request would name, read in any order.
+  it('names the same five as a comparison of every request, one ring or several', () => {
+    const journal = new Journal(400);
+    for (let i = 0; i < 1_200; i++) journal.add(entry(i, pick(['a', 'b', null])));
+    const matchers = [
+      { request: { method: 'POST', path: '/v1/banking/balance', body: { n: 7 } } },
+      { request: { method: 'GET', path: '/v1/banking/transactions/:id', body: { n: 10, pad: 'x' } }, status: 201 },
+      { request: { method: 'PATCH', headers: { host: 'h' } }, status: '4xx' as const },
+      { request: { path: '/v1/**', body: { n: 3 } }, status: 503 },
+      { request: { method: 'GET' }, status: 200 },
+    ];
+    for (const matcher of matchers)
+      for (const accountId of ['a', undefined]) {
+        const m = compileMatcher(matcher);
+        const each = (visit: Parameters<EachRequest>[0]) => journal.eachSeen(accountId, visit);
+        const all = nearestMisses(m, each, 10_000);
+        expect(nearestMisses(m, each)).toEqual(all.slice(0, 5));
+        expect(all.length).toBeGreaterThan(5);
+      }
   });
 });
