@@ -133,7 +133,8 @@ export async function readDataFile(
   }
 }
 
-function checkHeader(file: string, kind: FileKind, value: unknown): Header {
+/** The header `value` read as the first line of `file`, checked for its kind and version (StoreFileError when it is not one). */
+export function checkHeader(file: string, kind: FileKind, value: unknown): Header {
   const h = value as Partial<Header> | null;
   if (!h || typeof h !== 'object' || h.pixSandbox !== kind || !Number.isSafeInteger(h.version) || h.version! < 1) {
     throw new StoreFileError(file, `its first line is not the header of a pix-sandbox ${kind}`);

@@ -12,7 +12,7 @@ import { PackedCollection } from './packed.js';
 import type { ScopeSeqs } from './scope.js';
 
 /** A packed collection's records: their entries one after another, `ends[i]` where entry i ends, `seqs[i]` its seq. */
-interface PackedPart {
+export interface PackedPart {
   c: CollectionName;
   bytes: Buffer;
   ends: number[];
@@ -24,6 +24,9 @@ interface PlainPart {
   records: readonly Readonly<Stored>[];
 }
 type Part = PackedPart | PlainPart;
+
+/** Whether a part holds a packed collection's entries. */
+export const isPacked = (part: Part): part is PackedPart => 'bytes' in part;
 
 export interface Image {
   /** the codec the entries are packed with: they compare with the store's only under the same one */

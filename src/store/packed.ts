@@ -179,13 +179,14 @@ export class PackedCollection<T extends Stored> extends Collection<T> {
     return entry && this.#codec.entryId(entry, 0);
   }
 
-  /** The fields an index names, decoded alone (a transaction's account, not its BR Code). */
-  protected override keyAt(seq: number, spec: KeyIndexSpec<T>): string | null | undefined {
-    if (!spec.fields) return super.keyAt(seq, spec);
+  /** The key an index names checked in the packed entry: one field compared where it lies, or the fields it reads decoded alone. */
+  protected override keyIs(seq: number, spec: KeyIndexSpec<T>, key: string): boolean {
+    if (!spec.fields) return super.keyIs(seq, spec, key);
     const entry = this.entryAt(seq);
-    if (!entry) return undefined;
+    if (!entry) return false;
+    if (spec.field !== undefined) return this.#codec.entryFieldIs(entry, spec.field, key);
     const [id, at] = this.#codec.entryIdAndEnd(entry, 0);
-    return spec.key(this.#codec.decodeRecordFields(entry, at, spec.fields, id) as T);
+    return spec.key(this.#codec.decodeRecordFields(entry, at, spec.fields, id) as T) === key;
   }
 
   _set(record: T): { before: Readonly<T> | undefined; stored: Readonly<T> } {
