@@ -118,12 +118,12 @@ export class Codec {
   }
 
   /**
-   * Whether the top-level field `field` of the entry's record holds the string `value`, compared where
+   * Whether the top-level field `field` of the record of the entry at `start` holds the string `value`, compared where
    * it lies (a UUID as its 16 bytes, an interned string by its table entry): the check behind every
    * record found through an index of one field (collection.ts seqsUnder).
    */
-  entryFieldIs(entry: Buffer, field: string, value: string): boolean {
-    return this.#reader.entryFieldIs(entry, 0, field, value, uuidToBytes(value, this.#idBytes, 0) ? this.#idBytes : null);
+  entryFieldIs(bytes: Buffer, start: number, field: string, value: string): boolean {
+    return this.#reader.entryFieldIs(bytes, start, field, value, uuidToBytes(value, this.#idBytes, 0) ? this.#idBytes : null);
   }
 
   /**

@@ -182,9 +182,24 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
 
   /** The seqs of the records filed under `key`, oldest first, each checked against the key itself. */
   seqsUnder(index: string, key: string): number[] {
+    return this.seqsUnderEach(index, [key]);
+  }
+
+  /** The seqs of the records filed under any of `keys` (the entries of a tenant's transactions), each checked against its key. */
+  seqsUnderEach(index: string, keys: readonly string[]): number[] {
+    const out: number[] = [];
+    if (this.size === 0) return out;
     const ix = this.#keyIndex(index);
     const spec = ix.spec as KeyIndexSpec<T>;
-    return ix.pairs.valuesOf(hash32(key)).filter((seq) => this.keyIs(seq, spec, key));
+    for (const key of keys) {
+      const from = out.length;
+      ix.pairs.valuesOf(hash32(key), out);
+      // keep those whose key is `key` itself (a hash says where to look, never what the answer is)
+      let kept = from;
+      for (let i = from; i < out.length; i++) if (this.keyIs(out[i]!, spec, key)) out[kept++] = out[i]!;
+      out.length = kept;
+    }
+    return out;
   }
 
   /** The seqs of every record of one group of a grouped ordered index. */

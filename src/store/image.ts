@@ -53,11 +53,7 @@ export function captureImage(data: StoreData, seqs: ScopeSeqs): Image {
       parts.push({ c, records: list.map((seq) => coll.bySeq(seq)!) });
       continue;
     }
-    const entries = list.map((seq) => packed.entryAt(seq)!);
-    const bytes = Buffer.allocUnsafe(entries.reduce((n, e) => n + e.length, 0));
-    const ends: number[] = [];
-    let at = 0;
-    for (const e of entries) ends.push((at += e.copy(bytes, at)));
+    const { bytes, ends } = packed.copyEntries(list);
     parts.push({ c, bytes, ends, seqs: [...list] });
     packedBytes += bytes.length;
   }
@@ -150,9 +146,10 @@ export function applyImage(data: StoreData, seqs: ScopeSeqs, image: Image, undo:
       const packed = packedIn(data, c)!;
       for (let i = 0; i < part.seqs.length; i++) {
         const seq = part.seqs[i]!;
-        const entry = entryOf(part, i);
+        const start = i === 0 ? 0 : part.ends[i - 1]!;
         wanted.add(seq);
-        if (!sameCodec || !live.has(seq) || !packed.entryAt(seq)!.equals(entry)) puts.push(decode(image.codec, entry));
+        if (!sameCodec || !live.has(seq) || !packed.entryIs(seq, part.bytes, start, part.ends[i]! - start))
+          puts.push(decode(image.codec, entryOf(part, i)));
       }
     }
     // a record put again over its own seq replaces it; one of a seq the image lacks leaves

@@ -208,9 +208,8 @@ export class PairSet {
     }
   }
 
-  /** The values of the pairs whose key is `k`, lowest first: a bucket read whole, straight from the arrays. */
-  valuesOf(k: number): number[] {
-    const out: number[] = [];
+  /** The values of the pairs whose key is `k`, lowest first, appended to `out`: a bucket read whole, straight from the arrays. */
+  valuesOf(k: number, out: number[] = []): number[] {
     let [ci, i] = this.#seek(k, 0);
     for (; ci < this.#chunks.length; ci++, i = 0) {
       const c = this.#chunks[ci]!;
