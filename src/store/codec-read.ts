@@ -5,6 +5,12 @@ import { T, uuidFromBytes, type Tables } from './codec-format.js';
 
 const EMPTY = Buffer.alloc(0);
 
+/** Marks, by index, of the shapes and interned strings some packed values refer to (1: referred to). */
+export interface TableRefs {
+  shapes: Uint8Array;
+  strings: Uint8Array;
+}
+
 export class PackedReader {
   readonly #tables: Tables;
   #in: Buffer = EMPTY;
@@ -41,6 +47,16 @@ export class PackedReader {
     return end;
   }
 
+  /** Marks in `refs` the table entries the values packed from `start` to `end` refer to (they are stepped over, never built). */
+  refs(bytes: Buffer, start: number, end: number, refs: TableRefs): void {
+    this.#begin(bytes, start, undefined);
+    try {
+      while (this.#p < end) this.#skip(refs);
+    } finally {
+      this.#in = EMPTY;
+    }
+  }
+
   /** Only the named top-level fields of the object packed at `start`; the others are stepped over. */
   fields(bytes: Buffer, start: number, fields: ReadonlySet<string>, key?: string): Record<string, unknown> {
     this.#begin(bytes, start, key);
@@ -66,6 +82,44 @@ export class PackedReader {
     return out;
   }
 
+  /**
+   * Whether the top-level field `field` of the record of the entry at `start` (its id, then its
+   * record) is the string `value`; `uuid`: the 16 bytes of `value` when it is a UUID. The fields
+   * before it are stepped over; the field is compared where it lies, built only when it is a plain string.
+   */
+  entryFieldIs(bytes: Buffer, start: number, field: string, value: string, uuid: Uint8Array | null): boolean {
+    this.#begin(bytes, start, undefined);
+    try {
+      const idAt = this.#p;
+      this.#skip();
+      const tag = this.#in[this.#p++];
+      if (tag === T.SHAPED) {
+        const at = this.#tables.shapes[this.#varint()]!.indexOf(field);
+        if (at < 0) return false;
+        for (let i = 0; i < at; i++) this.#skip();
+      } else if (tag === T.KEYED) {
+        let n = this.#varint();
+        for (; n > 0 && this.#read() !== field; n--) this.#skip();
+        if (n === 0) return false;
+      } else return false;
+      switch (this.#in[this.#p]) {
+        case T.UUID:
+          if (!uuid) return false;
+          for (let i = 0; i < 16; i++) if (this.#in[this.#p + 1 + i] !== uuid[i]) return false;
+          return true;
+        case T.KEY:
+          return this.value(bytes, idAt) === value; // the record's own id
+        case T.INTERNED:
+          this.#p++;
+          return this.#tables.strings[this.#varint()] === value;
+        default:
+          return this.#read() === value;
+      }
+    } finally {
+      this.#in = EMPTY;
+    }
+  }
+
   #begin(bytes: Buffer, start: number, key: string | undefined): void {
     this.#in = bytes;
     this.#p = start;
@@ -89,8 +143,8 @@ export class PackedReader {
     return id;
   }
 
-  /** Steps over one packed value without building it. */
-  #skip(): void {
+  /** Steps over one packed value without building it; marks in `refs` the table entries it refers to. */
+  #skip(refs?: TableRefs): void {
     const tag = this.#in[this.#p++];
     switch (tag) {
       case T.NULL:
@@ -101,9 +155,13 @@ export class PackedReader {
         return;
       case T.UINT:
       case T.NEGINT:
-      case T.INTERNED:
         this.#varint();
         return;
+      case T.INTERNED: {
+        const ix = this.#varint();
+        if (refs) refs.strings[ix] = 1;
+        return;
+      }
       case T.FLOAT:
         this.#p += 8;
         return;
@@ -122,23 +180,25 @@ export class PackedReader {
         return;
       case T.ARRAY: {
         const n = this.#varint();
-        for (let i = 0; i < n; i++) this.#skip();
+        for (let i = 0; i < n; i++) this.#skip(refs);
         return;
       }
       case T.SHAPED: {
-        const n = this.#tables.shapes[this.#varint()]!.length;
-        for (let i = 0; i < n; i++) this.#skip();
+        const ix = this.#varint();
+        if (refs) refs.shapes[ix] = 1;
+        const n = this.#tables.shapes[ix]!.length;
+        for (let i = 0; i < n; i++) this.#skip(refs);
         return;
       }
       case T.KEYED: {
         const n = this.#varint();
-        for (let i = 0; i < 2 * n; i++) this.#skip();
+        for (let i = 0; i < 2 * n; i++) this.#skip(refs);
         return;
       }
       case T.WITH_UUID:
-        this.#skip();
+        this.#skip(refs);
         this.#p += 16;
-        this.#skip();
+        this.#skip(refs);
         return;
     }
     throw new Error(`packed record is corrupt (tag ${tag} at ${this.#p - 1})`);

@@ -8,7 +8,7 @@
 // The tables belong to one Codec: a packed value means nothing without the Codec that made it.
 // A stored entry is the record's id followed by the record (encodeEntry), so that the id can be
 // checked without a table of id strings on the heap.
-import { PackedReader } from './codec-read.js';
+import { PackedReader, type TableRefs } from './codec-read.js';
 import { T, uuidToBytes, type Tables } from './codec-format.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -21,6 +21,12 @@ const MAX_CANDIDATES = 8_192;
 const MAX_SHAPES = 16_384;
 const MAX_DEPTH = 100;
 const MAX_DATE_MS = 2 ** 48 - 1;
+
+/** Entries of a codec's tables by their index: what packed values refer to (Codec.tablesOf). */
+export interface PackedTables {
+  shapes: [number, string[]][];
+  strings: [number, string][];
+}
 
 export class Codec {
   readonly #tables: Tables = { shapes: [], strings: [] };
@@ -109,6 +115,31 @@ export class Codec {
   /** The named fields of that record. */
   decodeRecordFields(bytes: Buffer, at: number, fields: ReadonlySet<string>, id: string): Record<string, unknown> {
     return this.#reader.fields(bytes, at, fields, id);
+  }
+
+  /**
+   * Whether the top-level field `field` of the record of the entry at `start` holds the string `value`, compared where
+   * it lies (a UUID as its 16 bytes, an interned string by its table entry): the check behind every
+   * record found through an index of one field (collection.ts seqsUnder).
+   */
+  entryFieldIs(bytes: Buffer, start: number, field: string, value: string): boolean {
+    return this.#reader.entryFieldIs(bytes, start, field, value, uuidToBytes(value, this.#idBytes, 0) ? this.#idBytes : null);
+  }
+
+  /**
+   * The entries of the codec's tables (shapes, interned strings) that the values packed one after
+   * another in each of `packed` refer to, each with its index: what a reader of those bytes needs
+   * besides them (a named snapshot's file: saved-file.ts). Costs a step over each value, never a build.
+   */
+  tablesOf(packed: readonly Buffer[]): PackedTables {
+    const refs: TableRefs = { shapes: new Uint8Array(this.#tables.shapes.length), strings: new Uint8Array(this.#tables.strings.length) };
+    for (const bytes of packed) this.#reader.refs(bytes, 0, bytes.length, refs);
+    const pick = <V>(marks: Uint8Array, table: readonly V[]): [number, V][] => {
+      const out: [number, V][] = [];
+      for (let ix = 0; ix < marks.length; ix++) if (marks[ix] === 1) out.push([ix, table[ix]!]);
+      return out;
+    };
+    return { shapes: pick(refs.shapes, this.#tables.shapes), strings: pick(refs.strings, this.#tables.strings) };
   }
 
   /** The id of the entry packed at `start` (encodeEntry). */

@@ -16,8 +16,10 @@ import { MAX_VALUE, PairSet } from './pairs.js';
 export interface KeyIndexSpec<T> {
   /** the key a record is filed under; null or undefined: not in this index */
   key: (r: T) => string | null | undefined;
-  /** the top-level fields `key` reads: a packed collection checks a record's key by decoding only those (keysUnder) */
+  /** the top-level fields `key` reads: a packed collection checks a record's key by decoding only those (seqsUnder) */
   fields?: ReadonlySet<string>;
+  /** the key is this one top-level field's value, a string: a packed collection compares it where it lies, decoding nothing */
+  field?: string;
 }
 /** An ordered index per group (each account's due work, ordered by its instant, read with that account's clock). */
 export interface GroupOrderIndexSpec<T> {
@@ -180,10 +182,23 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
 
   /** The seqs of the records filed under `key`, oldest first, each checked against the key itself. */
   seqsUnder(index: string, key: string): number[] {
+    return this.seqsUnderEach(index, [key]);
+  }
+
+  /** The seqs of the records filed under any of `keys` (the entries of a tenant's transactions), each checked against its key. */
+  seqsUnderEach(index: string, keys: readonly string[]): number[] {
+    const out: number[] = [];
+    if (this.size === 0) return out;
     const ix = this.#keyIndex(index);
     const spec = ix.spec as KeyIndexSpec<T>;
-    const out: number[] = [];
-    for (const seq of ix.pairs.bucket(hash32(key), 0, 1)) if (this.keyAt(seq, spec) === key) out.push(seq);
+    for (const key of keys) {
+      const from = out.length;
+      ix.pairs.valuesOf(hash32(key), out);
+      // keep those whose key is `key` itself (a hash says where to look, never what the answer is)
+      let kept = from;
+      for (let i = from; i < out.length; i++) if (this.keyIs(out[i]!, spec, key)) out[kept++] = out[i]!;
+      out.length = kept;
+    }
     return out;
   }
 
@@ -203,10 +218,10 @@ export abstract class Collection<T extends Stored> implements Reader<T> {
     return Array.from(this.rows.walk(0, START, 1), ([seq]) => seq);
   }
 
-  /** The key of the record of `seq` in a key index (a packed collection decodes only the fields the index names). */
-  protected keyAt(seq: number, spec: KeyIndexSpec<T>): string | null | undefined {
+  /** Whether the record of `seq` is filed under `key` in a key index (a packed collection decodes only the fields the index names). */
+  protected keyIs(seq: number, spec: KeyIndexSpec<T>, key: string): boolean {
     const r = this.bySeq(seq);
-    return r ? spec.key(r) : undefined;
+    return r !== undefined && spec.key(r) === key;
   }
 
   /** The id of the record of `seq`. */

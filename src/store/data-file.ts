@@ -1,10 +1,11 @@
 // The files of a store, the snapshot (db.json), the write-ahead log (db.json.wal) and the named
-// snapshots it saved (snapshots/*.json), have one line format and one reader. Each is JSON lines:
-// the first a header naming the file's kind and its format version, every other line an array of
-// ops (ops.ts), as the store appends them. A snapshot is a log that starts from nothing — a line of
-// meta ops, one line per record — closed by an end line that counts the lines before it, so that a
-// copy cut short is refused, never read as a smaller store; a saved named snapshot is the same for
-// one scope's records. docs/store.md#on-disk shows them.
+// snapshots it saved before format version 3 (snapshots/*.json), have one line format and one reader.
+// Each is JSON lines: the first a header naming the file's kind and its format version, every other
+// line an array of ops (ops.ts), as the store appends them. A snapshot is a log that starts from
+// nothing — a line of meta ops, one line per record — closed by an end line that counts the lines
+// before it, so that a copy cut short is refused, never read as a smaller store; such a saved named
+// snapshot is the same for one scope's records. A named snapshot saved since holds its records packed
+// after the same header (saved-file.ts). docs/store.md#on-disk shows them.
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { SCHEMA_VERSION } from './model.js';
@@ -133,7 +134,8 @@ export async function readDataFile(
   }
 }
 
-function checkHeader(file: string, kind: FileKind, value: unknown): Header {
+/** The header `value` read as the first line of `file`, checked for its kind and version (StoreFileError when it is not one). */
+export function checkHeader(file: string, kind: FileKind, value: unknown): Header {
   const h = value as Partial<Header> | null;
   if (!h || typeof h !== 'object' || h.pixSandbox !== kind || !Number.isSafeInteger(h.version) || h.version! < 1) {
     throw new StoreFileError(file, `its first line is not the header of a pix-sandbox ${kind}`);

@@ -12,7 +12,7 @@ import { PackedCollection } from './packed.js';
 import type { ScopeSeqs } from './scope.js';
 
 /** A packed collection's records: their entries one after another, `ends[i]` where entry i ends, `seqs[i]` its seq. */
-interface PackedPart {
+export interface PackedPart {
   c: CollectionName;
   bytes: Buffer;
   ends: number[];
@@ -24,6 +24,9 @@ interface PlainPart {
   records: readonly Readonly<Stored>[];
 }
 type Part = PackedPart | PlainPart;
+
+/** Whether a part holds a packed collection's entries. */
+export const isPacked = (part: Part): part is PackedPart => 'bytes' in part;
 
 export interface Image {
   /** the codec the entries are packed with: they compare with the store's only under the same one */
@@ -50,11 +53,7 @@ export function captureImage(data: StoreData, seqs: ScopeSeqs): Image {
       parts.push({ c, records: list.map((seq) => coll.bySeq(seq)!) });
       continue;
     }
-    const entries = list.map((seq) => packed.entryAt(seq)!);
-    const bytes = Buffer.allocUnsafe(entries.reduce((n, e) => n + e.length, 0));
-    const ends: number[] = [];
-    let at = 0;
-    for (const e of entries) ends.push((at += e.copy(bytes, at)));
+    const { bytes, ends } = packed.copyEntries(list);
     parts.push({ c, bytes, ends, seqs: [...list] });
     packedBytes += bytes.length;
   }
@@ -147,9 +146,10 @@ export function applyImage(data: StoreData, seqs: ScopeSeqs, image: Image, undo:
       const packed = packedIn(data, c)!;
       for (let i = 0; i < part.seqs.length; i++) {
         const seq = part.seqs[i]!;
-        const entry = entryOf(part, i);
+        const start = i === 0 ? 0 : part.ends[i - 1]!;
         wanted.add(seq);
-        if (!sameCodec || !live.has(seq) || !packed.entryAt(seq)!.equals(entry)) puts.push(decode(image.codec, entry));
+        if (!sameCodec || !live.has(seq) || !packed.entryIs(seq, part.bytes, start, part.ends[i]! - start))
+          puts.push(decode(image.codec, entryOf(part, i)));
       }
     }
     // a record put again over its own seq replaces it; one of a seq the image lacks leaves

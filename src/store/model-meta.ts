@@ -3,7 +3,7 @@
 import type { JSONSchema } from 'json-schema-to-ts';
 import type { Wire } from '../schemas/from-schema.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** What the store adds to every record. */
 export interface Stored {

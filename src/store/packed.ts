@@ -166,26 +166,57 @@ export class PackedCollection<T extends Stored> extends Collection<T> {
     return this.#codec;
   }
 
-  /** The packed entry of `seq` (its id, then its record), as a view into the arena: copy it to keep it. */
-  entryAt(seq: number): Buffer | undefined {
+  /**
+   * Where the packed entry of `seq` (its id, then its record) lies: its chunk and start noted in
+   * #hitChunk and #hitAt (no view of it is made: a view costs more than the reads made of it), its
+   * length answered; -1 when there is none.
+   */
+  #locateSeq(seq: number): number {
     const pos = this.rows.first(seq);
-    if (pos === undefined) return undefined;
+    if (pos === undefined) return -1;
     const [chunk, start] = this.#arena.locate(pos);
-    return chunk.subarray(start, start + chunk.readUInt32LE(start - LENGTH_BYTES));
+    this.#hitChunk = chunk;
+    this.#hitAt = start;
+    return chunk.readUInt32LE(start - LENGTH_BYTES);
+  }
+
+  /**
+   * The packed entries of `seqs` (each a record the collection holds), copied one after another into
+   * one buffer; `ends[i]`: where entry i ends. Nothing is decoded.
+   */
+  copyEntries(seqs: readonly number[]): { bytes: Buffer; ends: number[] } {
+    const ends: number[] = [];
+    const chunks: Buffer[] = [];
+    const starts: number[] = [];
+    let size = 0;
+    for (const seq of seqs) {
+      ends.push((size += this.#locateSeq(seq)));
+      chunks.push(this.#hitChunk);
+      starts.push(this.#hitAt);
+    }
+    const bytes = Buffer.allocUnsafe(size);
+    for (let i = 0, at = 0; i < ends.length; at = ends[i++]!) chunks[i]!.copy(bytes, at, starts[i], starts[i]! + ends[i]! - at);
+    return { bytes, ends };
+  }
+
+  /** Whether the entry of `seq` is the `length` bytes of `bytes` from `start`, byte for byte. */
+  entryIs(seq: number, bytes: Buffer, start: number, length: number): boolean {
+    const n = this.#locateSeq(seq);
+    return n === length && bytes.compare(this.#hitChunk, this.#hitAt, this.#hitAt + n, start, start + n) === 0;
   }
 
   idAt(seq: number): string | undefined {
-    const entry = this.entryAt(seq);
-    return entry && this.#codec.entryId(entry, 0);
+    return this.#locateSeq(seq) < 0 ? undefined : this.#codec.entryId(this.#hitChunk, this.#hitAt);
   }
 
-  /** The fields an index names, decoded alone (a transaction's account, not its BR Code). */
-  protected override keyAt(seq: number, spec: KeyIndexSpec<T>): string | null | undefined {
-    if (!spec.fields) return super.keyAt(seq, spec);
-    const entry = this.entryAt(seq);
-    if (!entry) return undefined;
-    const [id, at] = this.#codec.entryIdAndEnd(entry, 0);
-    return spec.key(this.#codec.decodeRecordFields(entry, at, spec.fields, id) as T);
+  /** The key an index names checked in the packed entry: one field compared where it lies, or the fields it reads decoded alone. */
+  protected override keyIs(seq: number, spec: KeyIndexSpec<T>, key: string): boolean {
+    if (!spec.fields) return super.keyIs(seq, spec, key);
+    if (this.#locateSeq(seq) < 0) return false;
+    const [chunk, start] = [this.#hitChunk, this.#hitAt];
+    if (spec.field !== undefined) return this.#codec.entryFieldIs(chunk, start, spec.field, key);
+    const [id, at] = this.#codec.entryIdAndEnd(chunk, start);
+    return spec.key(this.#codec.decodeRecordFields(chunk, at, spec.fields, id) as T) === key;
   }
 
   _set(record: T): { before: Readonly<T> | undefined; stored: Readonly<T> } {

@@ -208,6 +208,19 @@ export class PairSet {
     }
   }
 
+  /** The values of the pairs whose key is `k`, lowest first, appended to `out`: a bucket read whole, straight from the arrays. */
+  valuesOf(k: number, out: number[] = []): number[] {
+    let [ci, i] = this.#seek(k, 0);
+    for (; ci < this.#chunks.length; ci++, i = 0) {
+      const c = this.#chunks[ci]!;
+      for (; i < c.n; i++) {
+        if (c.k[i] !== k) return out;
+        out.push(c.v[i]!);
+      }
+    }
+    return out;
+  }
+
   /** The values of the pairs whose key is `k`, after `v` in the direction `dir` (-1: highest first). */
   *bucket(k: number, v: number, dir: 1 | -1): Generator<number> {
     for (const [key, value] of this.walk(k, v, dir)) {

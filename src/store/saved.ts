@@ -1,6 +1,7 @@
 // Named snapshots where they are kept (docs/store.md#named-snapshots): each in a file of the data
-// folder's snapshots/ (the line format of every data file: a header naming it, one line per record,
-// an end line), written whole and made durable before the catalog names it; and, while the sandbox
+// folder's snapshots/ (its records as the store packs them: saved-file.ts; a file written before
+// format version 3 is JSON lines, one record a line, and is read here), written whole and made
+// durable before the catalog names it; and, while the sandbox
 // runs, as an image in memory (image.ts), from which a restore puts a scope back by changing only
 // what differs. An in-memory sandbox keeps the images only. The file of a snapshot that was replaced
 // or deleted goes only once nothing can need it again: the change that stopped naming it is durable,
@@ -9,27 +10,21 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { headerLine, readDataFile, StoreFileError, type Header } from './data-file.js';
+import { readDataFile, StoreFileError, type Header } from './data-file.js';
 import { FOLDER_MODE } from './data-folder.js';
-import { imageRecords, type Image } from './image.js';
+import type { Image } from './image.js';
 import type { CollectionName, Stored } from './model.js';
-import { writeLines } from './snapshot.js';
+import { readSavedFile, writeSavedFile, type SavedHeader } from './saved-file.js';
 
 /** The folder of named snapshots, beside db.json. */
 export const SNAPSHOTS_FOLDER = 'snapshots';
 /** Images of a file-backed sandbox kept in memory beyond this are dropped, oldest used first (read again from their file when needed). */
 const IMAGE_BUDGET_BYTES = 128 << 20;
 
-/** What a saved file's header says besides its kind and version. */
-export interface SavedHeader {
-  name: string;
-  accountId: string | null;
-  /** the sandbox-wide clock when it was taken */
-  sandboxMs: number;
-}
-
-/** The records of a saved file, in file order. */
+/** The records of a saved file, in file order: packed (saved-file.ts), or JSON lines (written before format version 3). */
 export async function readSaved(file: string): Promise<{ header: SavedHeader; records: [CollectionName, Stored][] }> {
+  const packed = await readSavedFile(file);
+  if (packed) return { header: savedHeader(packed.header), records: packed.records };
   const records: [CollectionName, Stored][] = [];
   let header: Header | null = null;
   const read = await readDataFile(file, 'saved', (ops, h) => {
@@ -40,9 +35,10 @@ export async function readSaved(file: string): Promise<{ header: SavedHeader; re
     }
   });
   if (!read) throw new StoreFileError(file, 'it is missing');
-  const h = (header ?? read.header)!;
-  return { header: { name: h.name!, accountId: h.accountId ?? null, sandboxMs: h.sandboxMs! }, records };
+  return { header: savedHeader((header ?? read.header)!), records };
 }
+
+const savedHeader = (h: Header): SavedHeader => ({ name: h.name!, accountId: h.accountId ?? null, sandboxMs: h.sandboxMs! });
 
 export class Shelf {
   /** the snapshots/ folder; null: an in-memory sandbox, whose snapshots are their images */
@@ -66,7 +62,7 @@ export class Shelf {
    * needed); in an in-memory sandbox, the key of its image.
    */
   newFile(name: string): string {
-    return `${name}.${randomBytes(6).toString('hex')}.json`;
+    return `${name}.${randomBytes(6).toString('hex')}.snap`;
   }
 
   /**
@@ -77,14 +73,7 @@ export class Shelf {
     let bytes = image.packedBytes;
     if (this.dir !== null) {
       await mkdir(this.dir, { recursive: true, mode: FOLDER_MODE });
-      const groups = new Map<string, [string, unknown][]>();
-      for (const [c, r] of imageRecords(image)) {
-        let list = groups.get(c);
-        if (!list) groups.set(c, (list = []));
-        list.push([r.id, r]);
-      }
-      const collections = [...groups].map(([name, list]) => ({ name, records: () => list }));
-      bytes = await writeLines(path.join(this.dir, file), headerLine('saved', header), [], collections, this.#fsync, true);
+      bytes = await writeSavedFile(path.join(this.dir, file), header, image, this.#fsync);
     }
     this.#keep(file, image);
     return bytes;

@@ -30,6 +30,12 @@ import type {
 /** A key index; `fields`, the record's top-level fields `fn` reads, lets a packed collection check a key by decoding only them. */
 const key = <T>(fn: (r: T) => string | null | undefined, fields?: readonly (keyof T & string)[]): KeyIndexSpec<T> =>
   fields ? { key: fn, fields: new Set(fields) } : { key: fn };
+/** A key index whose key is one top-level string field (compared in place by a packed collection). */
+const field = <T>(name: keyof T & string): KeyIndexSpec<T> => ({
+  key: (r) => r[name] as string | null | undefined,
+  fields: new Set([name]),
+  field: name,
+});
 const grouped = <T>(group: (r: T) => string | null | undefined, fn: (r: T) => number | null): GroupOrderIndexSpec<T> => ({
   group,
   order: fn,
@@ -59,7 +65,7 @@ export const SCHEMA = {
   transactions: {
     packed: true,
     indexes: {
-      byAccount: key<Transaction>((t) => t.accountId, ['accountId']),
+      byAccount: field<Transaction>('accountId'),
       byAccountStatus: key<Transaction>((t) => accountStatusKey(t.accountId, t.status)),
       byStatus: key<Transaction>((t) => t.status),
       byExternalId: key<Transaction>((t) => (t.type === 'CASH_IN' ? t.externalId : null)),
@@ -73,7 +79,7 @@ export const SCHEMA = {
   ledger: {
     packed: true,
     indexes: {
-      byTransaction: key<LedgerEntry>((e) => e.transactionId, ['transactionId']),
+      byTransaction: field<LedgerEntry>('transactionId'),
       /** entries of no transaction (an opening balance, an adjustment) by the account or wallet they move money of */
       byHolder: key<LedgerEntry>((e) => (e.transactionId === null ? holderOf(e) : null), ['transactionId', 'from', 'to']),
     },
@@ -92,11 +98,11 @@ export const SCHEMA = {
   pixKeys: { packed: false, indexes: { byScope: key<PixKeyEntry>((k) => scopeOf(k.accountId)) } },
   rules: { packed: false, indexes: { byScope: key<Rule>((r) => scopeOf(r.accountId)) } },
   webhookEndpoints: { packed: false, indexes: { byAccount: key<WebhookEndpoint>((e) => e.accountId) } },
-  events: { packed: true, indexes: { byTransaction: key<WebhookEvent>((e) => e.transactionId, ['transactionId']) } },
+  events: { packed: true, indexes: { byTransaction: field<WebhookEvent>('transactionId') } },
   deliveries: {
     packed: true,
     indexes: {
-      byTransaction: key<Delivery>((d) => d.transactionId, ['transactionId']),
+      byTransaction: field<Delivery>('transactionId'),
       byEndpoint: key<Delivery>((d) => d.endpointId),
       byEvent: key<Delivery>((d) => d.eventId),
       byStatus: key<Delivery>((d) => d.status),

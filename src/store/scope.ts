@@ -20,7 +20,7 @@ export function tenantSeqs(data: StoreData, accountId: string): ScopeSeqs {
   const transactionIds = transactions.map((seq) => c.transactions.idAt(seq)!);
   const wallets = c.wallets.seqsUnder('byAccount', accountId);
   const ofTransactions = (coll: typeof c.ledger | typeof c.events | typeof c.deliveries) =>
-    transactionIds.flatMap((id) => coll.seqsUnder('byTransaction', id));
+    coll.seqsUnderEach('byTransaction', transactionIds);
   // opening balances and adjustments: the entries of no transaction, by the account or wallet they moved
   const holders = [accountRef(accountId), ...wallets.map((seq) => walletRef(c.wallets.idAt(seq)!))];
   return {

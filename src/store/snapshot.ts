@@ -68,40 +68,53 @@ export function writeSnapshot(file: string, src: SnapshotSource, fsync: boolean)
 
 /**
  * Writes a file of ops whole: its header, a line of meta ops (when there are any), one line per
- * record, its end line; to a temporary file renamed over `file` once synced (and, with `durable`, the
- * rename synced too: the caller is about to name the file in a change of its own). Resolves with the
- * size written.
+ * record, its end line (writeWhole says where and how). Resolves with the size written.
  */
-export async function writeLines(
+function writeLines(
   file: string,
   header: string,
   metaOps: Op[],
   collections: SnapshotSource['collections'],
   fsync: boolean,
-  durable = false,
+): Promise<number> {
+  return writeWhole(file, fsync, false, async (put) => {
+    let chunk = header + (metaOps.length > 0 ? `${JSON.stringify(metaOps)}\n` : '');
+    let lines = metaOps.length > 0 ? 1 : 0;
+    for (const { name, records } of collections) {
+      for (const [id, v] of records()) {
+        chunk += `${JSON.stringify([{ c: name, id, v }])}\n`;
+        lines++;
+        if (chunk.length >= CHUNK) {
+          await put(chunk);
+          chunk = '';
+        }
+      }
+    }
+    await put(chunk + endLine(lines));
+  });
+}
+
+/**
+ * Writes a file whole from what `body` puts, a chunk at a time, to a temporary file beside `file`
+ * (readable by its owner only, from its creation) renamed over `file` once synced: a crash leaves
+ * the old file or the new one, never a part. With `durable`, the rename is synced too (the caller is
+ * about to name the file in a change of its own). Resolves with the size written.
+ */
+export async function writeWhole(
+  file: string,
+  fsync: boolean,
+  durable: boolean,
+  body: (put: (chunk: string | Buffer) => Promise<void>) => Promise<void>,
 ): Promise<number> {
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const fh: FileHandle = await open(tmp, 'wx', FILE_MODE);
   let bytes = 0;
   try {
-    let chunk = header + (metaOps.length > 0 ? `${JSON.stringify(metaOps)}\n` : '');
-    let lines = metaOps.length > 0 ? 1 : 0;
-    const flush = async (force = false) => {
-      if (!force && chunk.length < CHUNK) return;
-      const buf = Buffer.from(chunk, 'utf8');
+    await body(async (chunk) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       await fh.write(buf);
       bytes += buf.length;
-      chunk = '';
-    };
-    for (const { name, records } of collections) {
-      for (const [id, v] of records()) {
-        chunk += `${JSON.stringify([{ c: name, id, v }])}\n`;
-        lines++;
-        await flush();
-      }
-    }
-    chunk += endLine(lines);
-    await flush(true);
+    });
     if (fsync) await fh.sync();
     await fh.close();
     await rename(tmp, file);

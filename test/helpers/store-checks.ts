@@ -3,7 +3,7 @@
 // sequence of changes, after an undo, and after a restart from the files. And the data files read
 // as plain JSON lines, apart from the store's own reader.
 import { readFile } from 'node:fs/promises';
-import type { Collection } from '../../src/store/collection.js';
+import type { Collection, KeyIndexSpec } from '../../src/store/collection.js';
 import type { Header } from '../../src/store/data-file.js';
 import type { StoreData } from '../../src/store/data.js';
 import { COLLECTIONS, emptyData, type CollectionName, type Data, type Stored } from '../../src/store/model.js';
@@ -36,6 +36,33 @@ export function indexProblems(collections: Collections): string[] {
       const b = JSON.stringify(want[name]);
       if (a !== b) problems.push(`${c}.${name}: ${have[name]!.length} entries, a scan says ${want[name]!.length}`);
     }
+    problems.push(...seqsUnderProblems(coll, records));
+  }
+  return problems;
+}
+
+/**
+ * Where a key index's reads of a scope (seqsUnder, seqsUnderEach: scope.ts) disagree with a scan: for
+ * every key the records hold, the seqs filed under it and only those (a packed record's key checked
+ * where it lies), oldest first; and all keys at once, key by key.
+ */
+function seqsUnderProblems(coll: Collection<Stored>, records: readonly Stored[]): string[] {
+  const problems: string[] = [];
+  for (const [name, ix] of coll.indexes) {
+    if (ix.groups) continue;
+    const byKey = new Map<string, number[]>();
+    for (const r of records) {
+      const key = (ix.spec as KeyIndexSpec<Stored>).key(r);
+      if (key === null || key === undefined) continue;
+      if (!byKey.has(key)) byKey.set(key, []);
+      byKey.get(key)!.push(r.seq);
+    }
+    for (const [key, seqs] of byKey)
+      if (JSON.stringify(coll.seqsUnder(name, key)) !== JSON.stringify(seqs))
+        problems.push(`${coll.name}.${name}: seqsUnder(${key}) is not a scan's`);
+    const keys = [...byKey.keys(), 'no such key'];
+    if (JSON.stringify(coll.seqsUnderEach(name, keys)) !== JSON.stringify([...byKey.values()].flat()))
+      problems.push(`${coll.name}.${name}: seqsUnderEach is not a scan's`);
   }
   return problems;
 }

@@ -219,3 +219,54 @@ describe('PackedCollection', () => {
     expect(coll.get(id)!.n).toBe(1);
   });
 });
+
+describe('an index of one field, checked where the field lies', () => {
+  type Entry = { id: string; seq: number; transactionId: string | null; note?: string };
+  const made = () =>
+    new PackedCollection<Entry>(
+      'entries',
+      { byTransaction: { key: (e: Entry) => e.transactionId, fields: new Set(['transactionId']), field: 'transactionId' } },
+      new Codec(),
+    );
+
+  /** Two different values of `make(i)` whose hashes collide (a birthday search: about 80,000 tries). */
+  function colliding(make: (i: number) => string): [string, string] {
+    const seen = new Map<number, string>();
+    for (let i = 0; ; i++) {
+      const v = make(i);
+      const other = seen.get(hash32(v));
+      if (other !== undefined && other !== v) return [other, v];
+      seen.set(hash32(v), v);
+    }
+  }
+
+  it('finds each key’s records and only those: UUIDs, interned and one-off strings, the record’s own id, null, a missing field', () => {
+    const coll = made();
+    const [u1, u2] = colliding(() => randomUUID());
+    const [s1, s2] = colliding((i) => `tx-${i}`);
+    const self = randomUUID();
+    const rows: Omit<Entry, 'seq'>[] = [
+      { id: randomUUID(), transactionId: u1 },
+      { id: randomUUID(), transactionId: u2 },
+      { id: randomUUID(), transactionId: u1, note: 'again' },
+      // the same short string in several records: interned after its second sighting
+      { id: 'e-1', transactionId: s1 },
+      { id: 'e-2', transactionId: s1 },
+      { id: 'e-3', transactionId: s1 },
+      { id: 'e-4', transactionId: s2 },
+      // a one-off long string, never interned; a UUID-like text in upper case (not packed as a UUID)
+      { id: 'e-5', transactionId: 'x'.repeat(80) },
+      { id: 'e-6', transactionId: u1.toUpperCase() },
+      // the record's own id, packed as one byte
+      { id: self, transactionId: self },
+      { id: 'e-7', transactionId: null },
+    ];
+    rows.forEach((r, i) => coll._set({ ...r, seq: i + 1 }));
+    coll._set({ id: 'e-8', seq: rows.length + 1 } as Entry); // no field at all: in no bucket
+    const seqsOf = (key: string) => rows.flatMap((r, i) => (r.transactionId === key ? [i + 1] : []));
+    for (const key of [u1, u2, s1, s2, 'x'.repeat(80), u1.toUpperCase(), self])
+      expect(coll.seqsUnder('byTransaction', key), key).toEqual(seqsOf(key));
+    expect(coll.seqsUnder('byTransaction', randomUUID())).toEqual([]);
+    expect(coll.seqsUnderEach('byTransaction', [s2, u1, 'nothing', self])).toEqual([...seqsOf(s2), ...seqsOf(u1), ...seqsOf(self)]);
+  });
+});

@@ -56,6 +56,8 @@ describe('PairSet', () => {
             expect(set.count(from[0])).toBe(inKey.length);
             expect([...set.bucket(from[0], MAX_VALUE, -1)]).toEqual(inKey.map((p) => p[1]).reverse());
             expect(set.first(from[0])).toBe(inKey[0]?.[1]);
+            expect(set.valuesOf(from[0])).toEqual(inKey.map((p) => p[1]));
+            expect(set.valuesOf(from[0], [-1])).toEqual([-1, ...inKey.map((p) => p[1])]);
           }
         }
       }
