@@ -55,19 +55,22 @@ export function resetSandbox(ctx: AppContext, fixtures: Fixtures): Promise<{ mov
 async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsideTo: string | null }> {
   const hashes = await hashFixtureSecrets(withConfiguredCredentials(fixtures, ctx.config));
 
-  const store = ctx.store;
-  await store.sync();
   const stamp = new Date(realClock.nowMs()).toISOString().replace(/[-:.]/g, '');
-  const movedAsideTo = await store.moveAside(`reset-${stamp}`);
-  // the clock offset goes with the old data, so "now" is real time again
-  const fresh = emptyData(store.meta.signingSecret, new Date(realClock.nowMs()).toISOString());
-  // kept like the secret: the principals the fixtures make again take new generations, so no older token passes
-  if (store.meta.tokenGeneration !== undefined) fresh.meta.tokenGeneration = store.meta.tokenGeneration;
-  await store.replace(fresh);
-  await store.commit((tx) => {
-    seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
-    ensureConfigEndpoint(tx, ctx);
-  });
+  // the old data ends and the fixtures begin in one step: no change of the old data lands in the new store
+  const movedAsideTo = await ctx.store.replace(
+    `reset-${stamp}`,
+    (old) => {
+      // the clock offset goes with the old data, so "now" is real time again
+      const fresh = emptyData(old.signingSecret, new Date(realClock.nowMs()).toISOString());
+      // kept like the secret: the principals the fixtures make again take new generations, so no older token passes
+      if (old.tokenGeneration !== undefined) fresh.meta.tokenGeneration = old.tokenGeneration;
+      return fresh;
+    },
+    (tx) => {
+      seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
+      ensureConfigEndpoint(tx, ctx);
+    },
+  );
   ctx.journal.clear();
   ctx.rateLimits.clear();
   ctx.random.restartFaults();

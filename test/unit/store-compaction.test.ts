@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LedgerEntry, New, Transfer } from '../../src/store/model.js';
+import { emptyData, type LedgerEntry, type Meta, type New, type Transfer } from '../../src/store/model.js';
 import { Store } from '../../src/store/store.js';
 import { headerLine } from '../../src/store/data-file.js';
 import { snapshotFile } from '../helpers/store-checks.js';
@@ -14,6 +14,8 @@ let dir: string;
 let file: string;
 const now = () => '2030-01-01T00:00:00.000Z';
 const open = () => Store.open({ file, fsync: false, now });
+/** A reset's new data: empty, the signing secret kept. */
+const fresh = (old: Readonly<Meta>) => emptyData(old.signingSecret, now());
 
 function transfer(id: string, status: Transfer['status']): New<Transfer> {
   return {
@@ -140,26 +142,23 @@ describe('compaction and crashes around it', () => {
     expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.notes.tmp', 'db.json.wal']);
   });
 
-  it('moving the files aside (reset) waits for a compaction under way and takes every log along', async () => {
+  it('a reset moves the files aside, every log along, and writes the new snapshot in their place', async () => {
     const store = await open();
     await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
-    const moved = await store.moveAside('test');
+    const moved = await store.replace('test', fresh, () => undefined);
     expect(moved).toBe(`${file}.test.bak`);
-    const names = await readdir(dir);
-    expect(names).toContain('db.json.test.bak');
-    expect(names).toContain('db.json.test.bak.wal');
-    expect(names.filter((n) => n.startsWith('db.json') && !n.includes('.bak'))).toEqual([]);
+    expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.test.bak', 'db.json.test.bak.wal']);
     await store.close();
   });
 
-  it('moving the files aside takes rotated logs along under their own numbers, and nothing else', async () => {
+  it('a reset takes rotated logs along under their own numbers, and nothing else', async () => {
     const store = await open();
     await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
-    await store.close();
     await writeFile(`${file}.wal.7`, '');
     await writeFile(`${file}.wal.x`, ''); // not a rotated log
-    await store.moveAside('r');
+    await store.replace('r', fresh, () => undefined);
     const names = (await readdir(dir)).sort();
-    expect(names).toEqual(['db.json.r.bak', 'db.json.r.bak.wal', 'db.json.r.bak.wal.7', 'db.json.wal.x']);
+    expect(names).toEqual(['db.json', 'db.json.r.bak', 'db.json.r.bak.wal', 'db.json.r.bak.wal.7', 'db.json.wal.x']);
+    await store.close();
   });
 });
