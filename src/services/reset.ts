@@ -1,5 +1,6 @@
-// Reset (docs/decisions.md#d46-reset): back to a fixture set. The data file is moved aside first (never
-// overwritten), every record and the clock offset go, the fixtures are loaded again. The token
+// Reset (docs/decisions.md#d46-reset): back to a fixture set. The data file is kept aside (never
+// overwritten), every record and the clock offset go, the fixtures are loaded again, all at one instant
+// whatever is being written (Store.replace, docs/store.md#reset). The token
 // signing secret and the token generation counter stay, so the principals made again take new
 // generations: every token issued before the reset is refused (docs/decisions.md#d46-reset). The fixture set is
 // read, validated and its secrets hashed before anything is touched: a bad set changes nothing.

@@ -271,10 +271,10 @@ export class Store implements Reads {
 
   /**
    * Replaces the whole data (reset) with `fresh(old meta)` and the change `first` (the fixtures), and
-   * moves the old files aside as `<file>.<suffix>.bak`; resolves with that name (null when in memory or
+   * keeps the old store aside as `<file>.<suffix>.bak`; resolves with that name (null when in memory or
    * there was none) once the new data is durable. The old data ends and the new begins in one
    * synchronous step, whatever is being written: the old data's changes not yet written go to its
-   * files before they are moved, the new data's after them, to its own (docs/store.md#reset).
+   * files before they are set aside, the new data's after them, to its own (docs/store.md#reset).
    */
   async replace(suffix: string, fresh: (old: Readonly<Meta>) => Data, first: (tx: Tx) => void): Promise<string | null> {
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- the write error, passed on as it came
@@ -298,7 +298,7 @@ export class Store implements Reads {
       this.#waiters = old.waiters;
       throw e;
     }
-    // appends wait from here until the old data's last lines are in its log, its files aside and the
+    // appends wait from here until the old data's last lines are in its log, its store aside and the
     // new data, `first` included, the new snapshot: that snapshot makes `first` durable, so its log
     // line is not written as well. An append of the old data under way ends in the old log first.
     const replacing = this.#adapter.replace(this.#db.data, suffix, old.lines);

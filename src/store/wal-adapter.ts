@@ -8,14 +8,15 @@
 // twice over), then replays the logs the snapshot does not cover: rotated ones by number, then
 // the current one. Replaying is idempotent (each op carries the whole record).
 //
-// write() (compaction: at open when there was a log, when the log outgrows the snapshot, at close,
-// at reset) never holds up commits: at one instant it captures the data and rotates the log
+// write() (compaction: at open when there was a log, when the log outgrows the snapshot, at close)
+// never holds up commits: at one instant it captures the data and rotates the log
 // (`db.json.wal` → `db.json.wal.<k>`; appends wait for the rename, then go to a new `db.json.wal`),
 // then streams the snapshot to a temporary file and renames it over db.json, its header saying it
 // covers logs up to k, which are then deleted. A crash at any point leaves either the old snapshot
 // with every log after it, or the new one with the logs after it: never a replay of changes older
 // than the snapshot on top of it.
-import { open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE, headerLine, readDataFile, StoreFileError, type FileRead } from './data-file.js';
@@ -35,9 +36,9 @@ export interface LogAdapter extends Adapter<StoreData> {
   snapshotBytes(): number;
   /**
    * Reset: from this call on, appends wait; `last` (the old data's changes not yet appended) goes at
-   * the end of the log, the files are moved aside as `<file>.<suffix>.bak`, `data` (captured at the
-   * call) is written as the new snapshot, and appends go to a new log. Resolves with the moved name,
-   * or null when there was no file.
+   * the end of the log, the old store is kept as `<file>.<suffix>.bak`, `data` (captured at the call)
+   * becomes the snapshot, and appends go on to a new log. Resolves with the kept name, or null when
+   * there was no file.
    */
   replace(data: StoreData, suffix: string, last: readonly string[]): Promise<string | null>;
   /** waits for a compaction under way and releases the log file */
@@ -198,32 +199,35 @@ export class WalAdapter implements LogAdapter {
   }
 
   replace(data: StoreData, suffix: string, last: readonly string[]): Promise<string | null> {
-    const source = captureOf(data, this.#gen);
-    const compaction = this.#compaction; // its snapshot would land over the moved file's name
-    let moved: string | null = null;
+    const k = ++this.#gen;
+    const source = captureOf(data, k);
+    const compaction = this.#compaction; // its snapshot would land over the kept file's name
+    let kept: string | null = null;
     const replaced = this.#gate(async () => {
       await compaction;
       if (last.length > 0) await this.#write(last); // the old data's last changes go with it
-      await this.#closeLog();
-      moved = await this.#moveAside(suffix);
-      // the new snapshot is in place before any log of the new data exists: a crash never leaves a log without its snapshot
+      await this.#rotate(k);
+      kept = await this.#keepAside(suffix, k);
+      // the one step from the old store to the new: a snapshot covering every old log, renamed over db.json
       this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
-      this.#logBytes = 0;
+      for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await unlink(r.file).catch(() => undefined);
     });
-    return replaced.then(() => moved);
+    return replaced.then(() => kept);
   }
 
   /**
-   * Moves the snapshot and every log aside (the log already closed), under a name no file has yet (two
-   * resets in one millisecond keep both); null when there was no snapshot.
+   * Keeps the old store (db.json and its logs up to `k`, all rotated) as `<file>.<suffix>.bak` and its
+   * logs, under a name no file has yet (two resets in one millisecond keep both); null when there was
+   * no snapshot. Hard links (a copy where the file system has none): the old store stays whole at its
+   * own names until the new snapshot replaces it, so a crash leaves one store or the other.
    */
-  async #moveAside(suffix: string): Promise<string | null> {
+  async #keepAside(suffix: string, k: number): Promise<string | null> {
     if (!(await exists(this.file))) return null;
     let target = `${this.file}.${suffix}.bak`;
     for (let n = 2; await exists(target); n++) target = `${this.file}.${suffix}-${n}.bak`;
-    await rename(this.file, target);
-    for (const log of [this.walFile, ...(await rotatedLogs(this.walFile)).map((r) => r.file)])
-      await rename(log, `${target}${path.basename(log).slice(path.basename(this.file).length)}`).catch(() => undefined);
+    const keep = (from: string, to: string) => link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+    for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await keep(r.file, `${target}.wal.${r.n}`);
+    await keep(this.file, target);
     return target;
   }
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyData, type LedgerEntry, type Meta, type New, type Transfer } from '../../src/store/model.js';
 import { Store } from '../../src/store/store.js';
 import { headerLine } from '../../src/store/data-file.js';
+import { WalAdapter } from '../../src/store/wal-adapter.js';
 import { snapshotFile } from '../helpers/store-checks.js';
 
 let dir: string;
@@ -142,23 +143,27 @@ describe('compaction and crashes around it', () => {
     expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.notes.tmp', 'db.json.wal']);
   });
 
-  it('a reset moves the files aside, every log along, and writes the new snapshot in their place', async () => {
+  it('a reset keeps the old store under a name of its own, whole, and puts the new snapshot in its place', async () => {
     const store = await open();
-    await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
-    const moved = await store.replace('test', fresh, () => undefined);
-    expect(moved).toBe(`${file}.test.bak`);
-    expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.test.bak', 'db.json.test.bak.wal']);
-    await store.close();
-  });
-
-  it('a reset takes rotated logs along under their own numbers, and nothing else', async () => {
-    const store = await open();
-    await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
-    await writeFile(`${file}.wal.7`, '');
-    await writeFile(`${file}.wal.x`, ''); // not a rotated log
-    await store.replace('r', fresh, () => undefined);
+    const id = randomUUID();
+    await store.commit((tx) => tx.put('transactions', transfer(id, 'COMPLETED')));
+    await writeFile(`${file}.wal.x`, ''); // not a log of ours
+    const kept = await store.replace('test', fresh, () => undefined);
+    expect(kept).toBe(`${file}.test.bak`);
+    // the old log went aside rotated (under its number); the new store has its snapshot and an empty log
     const names = (await readdir(dir)).sort();
-    expect(names).toEqual(['db.json', 'db.json.r.bak', 'db.json.r.bak.wal', 'db.json.r.bak.wal.7', 'db.json.wal.x']);
+    expect(names.map((n) => n.replace(/\.wal\.\d+$/, '.wal.<k>'))).toEqual([
+      'db.json',
+      'db.json.test.bak',
+      'db.json.test.bak.wal.<k>',
+      'db.json.wal',
+      'db.json.wal.x',
+    ]);
+    expect((await new WalAdapter(kept!, false).read())!.toData().transactions[id]?.status).toBe('COMPLETED');
+    expect(store.transactions.get(id)).toBeUndefined();
     await store.close();
+    const reopened = await open();
+    expect(reopened.transactions.get(id)).toBeUndefined();
+    await reopened.close();
   });
 });
