@@ -1,5 +1,6 @@
-// Reset (docs/decisions.md#d46-reset): back to a fixture set. The data file is moved aside first (never
-// overwritten), every record and the clock offset go, the fixtures are loaded again. The token
+// Reset (docs/decisions.md#d46-reset): back to a fixture set. The data file is kept aside (never
+// overwritten), every record and the clock offset go, the fixtures are loaded again, all at one instant
+// whatever is being written (Store.replace, docs/store.md#reset). The token
 // signing secret and the token generation counter stay, so the principals made again take new
 // generations: every token issued before the reset is refused (docs/decisions.md#d46-reset). The fixture set is
 // read, validated and its secrets hashed before anything is touched: a bad set changes nothing.
@@ -55,19 +56,22 @@ export function resetSandbox(ctx: AppContext, fixtures: Fixtures): Promise<{ mov
 async function doReset(ctx: AppContext, fixtures: Fixtures): Promise<{ movedAsideTo: string | null }> {
   const hashes = await hashFixtureSecrets(withConfiguredCredentials(fixtures, ctx.config));
 
-  const store = ctx.store;
-  await store.sync();
   const stamp = new Date(realClock.nowMs()).toISOString().replace(/[-:.]/g, '');
-  const movedAsideTo = await store.moveAside(`reset-${stamp}`);
-  // the clock offset goes with the old data, so "now" is real time again
-  const fresh = emptyData(store.meta.signingSecret, new Date(realClock.nowMs()).toISOString());
-  // kept like the secret: the principals the fixtures make again take new generations, so no older token passes
-  if (store.meta.tokenGeneration !== undefined) fresh.meta.tokenGeneration = store.meta.tokenGeneration;
-  await store.replace(fresh);
-  await store.commit((tx) => {
-    seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
-    ensureConfigEndpoint(tx, ctx);
-  });
+  // the old data ends and the fixtures begin in one step: no change of the old data lands in the new store
+  const movedAsideTo = await ctx.store.replace(
+    `reset-${stamp}`,
+    (old) => {
+      // the clock offset goes with the old data, so "now" is real time again
+      const fresh = emptyData(old.signingSecret, new Date(realClock.nowMs()).toISOString());
+      // kept like the secret: the principals the fixtures make again take new generations, so no older token passes
+      if (old.tokenGeneration !== undefined) fresh.meta.tokenGeneration = old.tokenGeneration;
+      return fresh;
+    },
+    (tx) => {
+      seed(tx, fixtures, hashes, ctx.clock.nowIso(), ctx.newId);
+      ensureConfigEndpoint(tx, ctx);
+    },
+  );
   ctx.journal.clear();
   ctx.rateLimits.clear();
   ctx.random.restartFaults();

@@ -269,24 +269,51 @@ export class Store implements Reads {
     this.#listeners.push(listener);
   }
 
-  /** Moves the data files aside as `<file>.<suffix>.bak` (reset); null when in memory or there was none. */
-  async moveAside(suffix: string): Promise<string | null> {
-    await this.sync();
-    return this.#adapter.moveAside(suffix);
-  }
-
-  /** Replaces the whole data (reset). The caller has already moved the old file aside. */
-  async replace(data: Data): Promise<void> {
-    await this.idle();
-    // the files may have been moved aside: the log is reopened at its path, never written into the moved one
-    await this.#adapter.quiesce();
-    this.#db.data = StoreData.fromData(data);
+  /**
+   * Replaces the whole data (reset) with `fresh(old meta)` and the change `first` (the fixtures), and
+   * keeps the old store aside as `<file>.<suffix>.bak`; resolves with that name (null when in memory or
+   * there was none) once the new data is durable. The old data ends and the new begins in one
+   * synchronous step, whatever is being written: the old data's changes not yet written go to its
+   * files before they are set aside, the new data's after them, to its own (docs/store.md#reset).
+   */
+  async replace(suffix: string, fresh: (old: Readonly<Meta>) => Data, first: (tx: Tx) => void): Promise<string | null> {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the write error, passed on as it came
+    if (this.#failed) throw this.#failed;
+    const old = { data: this.#db.data, reads: this.#reads, restores: [...this.#restores], lines: this.#pending, waiters: this.#waiters };
+    this.#db.data = StoreData.fromData(fresh(old.data.meta));
     this.#reads = this.#db.data.reads();
-    this.#generation++;
+    this.#generation++; // before the first change, so that its listeners know the data was replaced
     this.#restores.clear();
-    await this.#compact();
+    this.#pending = [];
+    this.#waiters = [];
+    try {
+      this.apply(first);
+    } catch (e) {
+      // fixtures that do not load change nothing: the old data stays, its files where they were
+      this.#db.data = old.data;
+      this.#reads = old.reads;
+      this.#generation--;
+      for (const [k, v] of old.restores) this.#restores.set(k, v);
+      this.#pending = old.lines;
+      this.#waiters = old.waiters;
+      throw e;
+    }
+    // appends wait from here until the old data's last lines are in its log, its store aside and the
+    // new data, `first` included, the new snapshot: that snapshot makes `first` durable, so its log
+    // line is not written as well. An append of the old data under way ends in the old log first.
+    const replacing = this.#adapter.replace(this.#db.data, suffix, old.lines);
+    this.#pending = [];
+    this.#pendingFiles = []; // the old data's restores: their files go with the named snapshots below
+    await replacing.then(
+      () => old.waiters.forEach((w) => w.resolve()),
+      (e: unknown) => {
+        old.waiters.forEach((w) => w.reject(e));
+        throw e;
+      },
+    );
     // the named snapshots went with the old data (its catalog): their files go too
     await this.shelf.clear();
+    return replacing;
   }
 
   async close(): Promise<void> {
@@ -301,7 +328,9 @@ export class Store implements Reads {
   }
 
   async #drain(): Promise<void> {
-    while (this.#writing || this.#pending.length > 0) await this.sync();
+    // a write under way is awaited to its end, never joined with a waiter of nothing: a waiter pushed
+    // while the loop ends would make it start again, and again, without ever letting go (a livelock)
+    while (this.#writing || this.#pending.length > 0) await (this.#writing ?? this.sync());
   }
 
   #kick(): void {

@@ -8,14 +8,15 @@
 // twice over), then replays the logs the snapshot does not cover: rotated ones by number, then
 // the current one. Replaying is idempotent (each op carries the whole record).
 //
-// write() (compaction: at open when there was a log, when the log outgrows the snapshot, at close,
-// at reset) never holds up commits: at one instant it captures the data and rotates the log
+// write() (compaction: at open when there was a log, when the log outgrows the snapshot, at close)
+// never holds up commits: at one instant it captures the data and rotates the log
 // (`db.json.wal` → `db.json.wal.<k>`; appends wait for the rename, then go to a new `db.json.wal`),
 // then streams the snapshot to a temporary file and renames it over db.json, its header saying it
 // covers logs up to k, which are then deleted. A crash at any point leaves either the old snapshot
 // with every log after it, or the new one with the logs after it: never a replay of changes older
 // than the snapshot on top of it.
-import { open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE, headerLine, readDataFile, StoreFileError, type FileRead } from './data-file.js';
@@ -33,10 +34,14 @@ export interface LogAdapter extends Adapter<StoreData> {
   /** bytes appended since the last rotation */
   logBytes(): number;
   snapshotBytes(): number;
+  /**
+   * Reset: from this call on, appends wait; `last` (the old data's changes not yet appended) goes at
+   * the end of the log, the old store is kept as `<file>.<suffix>.bak`, `data` (captured at the call)
+   * becomes the snapshot, and appends go on to a new log. Resolves with the kept name, or null when
+   * there was no file.
+   */
+  replace(data: StoreData, suffix: string, last: readonly string[]): Promise<string | null>;
   /** waits for a compaction under way and releases the log file */
-  quiesce(): Promise<void>;
-  /** moves the files aside as `<file>.<suffix>.bak` (reset); resolves with that name, or null when there was none */
-  moveAside(suffix: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -48,8 +53,7 @@ export class MemoryAdapter implements LogAdapter {
   append = () => Promise.resolve();
   logBytes = () => 0;
   snapshotBytes = () => 0;
-  quiesce = () => Promise.resolve();
-  moveAside = () => Promise.resolve(null);
+  replace = () => Promise.resolve(null);
   close = () => Promise.resolve();
 }
 
@@ -62,8 +66,9 @@ export class WalAdapter implements LogAdapter {
   /** number of the last rotated log */
   #gen = 0;
   #compaction: Promise<void> | null = null;
-  /** a log rotation under way: appends wait for it */
+  /** the last step that closes or moves the log (a rotation, a reset, a close): appends wait for it (#gate) */
   #rotation: Promise<void> | null = null;
+  /** the append under way (at most one: the store's write loop sends them one at a time) */
   #appending: Promise<void> | null = null;
   /** the temporary files an earlier process left are removed by this adapter's first compaction */
   #tidied = false;
@@ -118,8 +123,7 @@ export class WalAdapter implements LogAdapter {
     while (this.#compaction) await this.#compaction; // one at a time
     const k = ++this.#gen;
     const source = captureOf(data, k);
-    const rotation = this.#rotate(k);
-    this.#rotation = rotation;
+    const rotation = this.#gate(() => this.#rotate(k));
     const done = (async () => {
       await rotation;
       this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
@@ -137,11 +141,29 @@ export class WalAdapter implements LogAdapter {
     await done;
   }
 
-  /** From here on appends go to a new log; the rotated one is covered by the snapshot being written. */
-  async #rotate(k: number): Promise<void> {
-    await this.#appending; // its lines are of changes the capture already holds
+  /**
+   * Runs `step` once the append under way and the step before are done, and makes every later append
+   * wait for it: a step that closes or moves the log never closes it under an append (a write to a
+   * closed handle fails, and a failed append fails the store), and no append lands in a moved file.
+   * Set synchronously, in the caller's step: an append that begins after this call waits.
+   */
+  #gate(step: () => Promise<void>): Promise<void> {
+    // a step that failed fails the appends behind it (the store then refuses changes), not the steps
+    const before = Promise.all([this.#rotation?.catch(() => undefined), this.#appending]);
+    const gate = before.then(step);
+    this.#rotation = gate;
+    return gate;
+  }
+
+  /** Closes the log (its lines are of changes a capture taken before the gate already holds). */
+  async #closeLog(): Promise<void> {
     await this.#wal?.close();
     this.#wal = null;
+  }
+
+  /** From here on appends go to a new log; the rotated one is covered by the snapshot being written. */
+  async #rotate(k: number): Promise<void> {
+    await this.#closeLog();
     await rename(this.walFile, `${this.walFile}.${k}`).catch((e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
     });
@@ -152,15 +174,19 @@ export class WalAdapter implements LogAdapter {
   /** `batches` are JSON arrays of ops (one per change); one append writes them as one line. */
   async append(batches: readonly string[]): Promise<void> {
     if (batches.length === 0) return;
-    await this.#rotation;
-    const text = batches.length === 1 ? `${batches[0]}\n` : `[${batches.map((b) => b.slice(1, -1)).join(',')}]\n`;
-    const write = (async () => {
-      const wal = await this.#handle();
-      await wal.write(text);
-      if (this.fsync) await wal.datasync();
-    })();
+    // the gate is read and the append registered in one step: a gate set later waits for this append
+    const rotation = this.#rotation;
+    const write = rotation ? rotation.then(() => this.#write(batches)) : this.#write(batches);
     this.#appending = write.catch(() => undefined);
     await write;
+  }
+
+  /** One line of `batches` at the end of the log, durable when this resolves. */
+  async #write(batches: readonly string[]): Promise<void> {
+    const text = batches.length === 1 ? `${batches[0]}\n` : `[${batches.map((b) => b.slice(1, -1)).join(',')}]\n`;
+    const wal = await this.#handle();
+    await wal.write(text);
+    if (this.fsync) await wal.datasync();
     this.#logBytes += text.length;
   }
 
@@ -172,28 +198,45 @@ export class WalAdapter implements LogAdapter {
     return this.#snapshotBytes;
   }
 
-  async quiesce(): Promise<void> {
-    await this.#compaction;
-    await this.#wal?.close();
-    this.#wal = null;
+  replace(data: StoreData, suffix: string, last: readonly string[]): Promise<string | null> {
+    const k = ++this.#gen;
+    const source = captureOf(data, k);
+    const compaction = this.#compaction; // its snapshot would land over the kept file's name
+    let kept: string | null = null;
+    const replaced = this.#gate(async () => {
+      await compaction;
+      if (last.length > 0) await this.#write(last); // the old data's last changes go with it
+      await this.#rotate(k);
+      kept = await this.#keepAside(suffix, k);
+      // the one step from the old store to the new: a snapshot covering every old log, renamed over db.json
+      this.#snapshotBytes = await writeSnapshot(this.file, source, this.fsync);
+      for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await unlink(r.file).catch(() => undefined);
+    });
+    return replaced.then(() => kept);
   }
 
-  async moveAside(suffix: string): Promise<string | null> {
-    await this.quiesce();
-    try {
-      await stat(this.file);
-    } catch {
-      return null;
-    }
-    const target = `${this.file}.${suffix}.bak`;
-    await rename(this.file, target);
-    for (const log of [this.walFile, ...(await rotatedLogs(this.walFile)).map((r) => r.file)])
-      await rename(log, `${target}${path.basename(log).slice(path.basename(this.file).length)}`).catch(() => undefined);
+  /**
+   * Keeps the old store (db.json and its logs up to `k`, all rotated) as `<file>.<suffix>.bak` and its
+   * logs, under a name no file has yet (two resets in one millisecond keep both); null when there was
+   * no snapshot. Hard links (a copy where the file system has none): the old store stays whole at its
+   * own names until the new snapshot replaces it, so a crash leaves one store or the other.
+   */
+  async #keepAside(suffix: string, k: number): Promise<string | null> {
+    if (!(await exists(this.file))) return null;
+    let target = `${this.file}.${suffix}.bak`;
+    for (let n = 2; await exists(target); n++) target = `${this.file}.${suffix}-${n}.bak`;
+    const keep = (from: string, to: string) => link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+    for (const r of await rotatedLogs(this.walFile)) if (r.n <= k) await keep(r.file, `${target}.wal.${r.n}`);
+    await keep(this.file, target);
     return target;
   }
 
   async close(): Promise<void> {
-    await this.quiesce();
+    const compaction = this.#compaction;
+    await this.#gate(async () => {
+      await compaction;
+      await this.#closeLog();
+    });
   }
 
   /** The log, opened for appending (readable by its owner only); a new one starts with its header. */
@@ -217,6 +260,12 @@ export class WalAdapter implements LogAdapter {
       if (isSnapshotTemp(name, base)) await unlink(path.join(dir, name)).catch(() => undefined);
   }
 }
+
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** The rotated logs beside `walFile` (`<walFile>.<k>`), oldest first. */
 async function rotatedLogs(walFile: string): Promise<{ n: number; file: string }[]> {

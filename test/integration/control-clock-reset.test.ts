@@ -159,10 +159,11 @@ describe('reset with a data file', () => {
 
       const files = await readdir(dir);
       expect(files).toContain(r.body.movedAsideTo);
-      const backup = await readFile(path.join(dir, r.body.movedAsideTo), 'utf8');
-      const backupLog = await readFile(path.join(dir, `${r.body.movedAsideTo}.wal`), 'utf8').catch(() => '');
-      expect(backup + backupLog).toContain('before-reset');
-      expect(backup + backupLog).not.toContain('after-reset');
+      // the kept snapshot and its logs (`<name>.wal.<n>`)
+      const kept = files.filter((f) => f.startsWith(r.body.movedAsideTo as string));
+      const backup = (await Promise.all(kept.map((f) => readFile(path.join(dir, f), 'utf8')))).join('');
+      expect(backup).toContain('before-reset');
+      expect(backup).not.toContain('after-reset');
 
       sb = await startTestSandbox({ file: true, dataDir: dir });
       const ids = (await sb.request('GET', '/_sandbox/accounts')).body.map((a: any) => a.client_id);

@@ -5,15 +5,18 @@ import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LedgerEntry, New, Transfer } from '../../src/store/model.js';
+import { emptyData, type LedgerEntry, type Meta, type New, type Transfer } from '../../src/store/model.js';
 import { Store } from '../../src/store/store.js';
 import { headerLine } from '../../src/store/data-file.js';
+import { WalAdapter } from '../../src/store/wal-adapter.js';
 import { snapshotFile } from '../helpers/store-checks.js';
 
 let dir: string;
 let file: string;
 const now = () => '2030-01-01T00:00:00.000Z';
 const open = () => Store.open({ file, fsync: false, now });
+/** A reset's new data: empty, the signing secret kept. */
+const fresh = (old: Readonly<Meta>) => emptyData(old.signingSecret, now());
 
 function transfer(id: string, status: Transfer['status']): New<Transfer> {
   return {
@@ -140,26 +143,27 @@ describe('compaction and crashes around it', () => {
     expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.notes.tmp', 'db.json.wal']);
   });
 
-  it('moving the files aside (reset) waits for a compaction under way and takes every log along', async () => {
+  it('a reset keeps the old store under a name of its own, whole, and puts the new snapshot in its place', async () => {
     const store = await open();
-    await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
-    const moved = await store.moveAside('test');
-    expect(moved).toBe(`${file}.test.bak`);
-    const names = await readdir(dir);
-    expect(names).toContain('db.json.test.bak');
-    expect(names).toContain('db.json.test.bak.wal');
-    expect(names.filter((n) => n.startsWith('db.json') && !n.includes('.bak'))).toEqual([]);
-    await store.close();
-  });
-
-  it('moving the files aside takes rotated logs along under their own numbers, and nothing else', async () => {
-    const store = await open();
-    await store.commit((tx) => tx.put('transactions', transfer(randomUUID(), 'COMPLETED')));
-    await store.close();
-    await writeFile(`${file}.wal.7`, '');
-    await writeFile(`${file}.wal.x`, ''); // not a rotated log
-    await store.moveAside('r');
+    const id = randomUUID();
+    await store.commit((tx) => tx.put('transactions', transfer(id, 'COMPLETED')));
+    await writeFile(`${file}.wal.x`, ''); // not a log of ours
+    const kept = await store.replace('test', fresh, () => undefined);
+    expect(kept).toBe(`${file}.test.bak`);
+    // the old log went aside rotated (under its number); the new store has its snapshot and an empty log
     const names = (await readdir(dir)).sort();
-    expect(names).toEqual(['db.json.r.bak', 'db.json.r.bak.wal', 'db.json.r.bak.wal.7', 'db.json.wal.x']);
+    expect(names.map((n) => n.replace(/\.wal\.\d+$/, '.wal.<k>'))).toEqual([
+      'db.json',
+      'db.json.test.bak',
+      'db.json.test.bak.wal.<k>',
+      'db.json.wal',
+      'db.json.wal.x',
+    ]);
+    expect((await new WalAdapter(kept!, false).read())!.toData().transactions[id]?.status).toBe('COMPLETED');
+    expect(store.transactions.get(id)).toBeUndefined();
+    await store.close();
+    const reopened = await open();
+    expect(reopened.transactions.get(id)).toBeUndefined();
+    await reopened.close();
   });
 });
