@@ -75,7 +75,32 @@ export function configFromArgs(a: ServeFlags): Config {
 }
 
 export async function serve(config: Config): Promise<void> {
-  let running;
+  let running: Awaited<ReturnType<typeof boot>> | undefined;
+  let signalled: string | null = null;
+  const stop = (why: string) => {
+    console.log(`${why}, stopping`);
+    const hard = setTimeout(() => {
+      console.error('pix-sandbox: could not stop within 5 s');
+      process.exit(1);
+    }, 4800);
+    hard.unref();
+    running!.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error('pix-sandbox: error while stopping:', e);
+        process.exit(1);
+      },
+    );
+  };
+  // listened for before the sandbox starts: a signal while it opens its store and its ports (a
+  // supervisor giving up, a test stopping it as soon as health answers) stops it cleanly once started
+  const onSignal = (why: string) => {
+    if (signalled !== null) return;
+    signalled = why;
+    if (running) stop(why);
+  };
+  process.on('SIGTERM', () => onSignal('received SIGTERM'));
+  process.on('SIGINT', () => onSignal('received SIGINT'));
   try {
     running = await boot(config);
   } catch (e) {
@@ -98,27 +123,7 @@ export async function serve(config: Config): Promise<void> {
     process.exit(1);
   }
   for (const line of startupLines(running, config)) console.log(line);
-
-  let signalled = false;
-  const onSignal = (why: string) => {
-    if (signalled) return;
-    signalled = true;
-    console.log(`${why}, stopping`);
-    const hard = setTimeout(() => {
-      console.error('pix-sandbox: could not stop within 5 s');
-      process.exit(1);
-    }, 4800);
-    hard.unref();
-    running.stop().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        console.error('pix-sandbox: error while stopping:', e);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => onSignal('received SIGTERM'));
-  process.on('SIGINT', () => onSignal('received SIGINT'));
+  if (signalled !== null) return stop(signalled);
   if (process.env.npm_lifecycle_event !== undefined) stopWithNpm(() => onSignal('the npm process that started it is gone'));
 }
 

@@ -2,6 +2,9 @@
 // SIGTERM (or SIGINT) to the pid it started, and must find no process left and the ports free
 // within 5 s, so that the next start does not fail with EADDRINUSE. (The image's stop on SIGTERM
 // is checked by scripts/container-check.sh, `npx pix-sandbox serve` by the packed-install test.)
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/paths.js';
 import { launch, leftBehind, listenedPorts, type Launched } from '../helpers/process.js';
@@ -60,5 +63,28 @@ describe('a signal stops the sandbox and leaves nothing behind', () => {
     process.kill(-l.pgid, 'SIGINT');
     await expectAllGone(l, ports);
     expect(l.out()).toContain('received SIGINT, stopping');
+  });
+
+  // a supervisor or a test may stop it while it still starts: the signal is heard from before the store
+  // opens, and stops the sandbox once it has started (its folder's lock released), not by the signal's default
+  it('SIGTERM while it starts (its folder locked, its ports not yet listening): it starts, then stops cleanly, exit 0', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pix-signal-'));
+    try {
+      const l = launch(BIN, ['serve', '--port', '0', '--data-dir', dir], { cwd: ROOT });
+      launched.push(l);
+      // its entry in the folder's lock (src/store/lock.ts): written as it takes the folder, before the store opens
+      const lock = path.join(dir, 'lock');
+      const entries = () => (existsSync(lock) ? readdirSync(lock) : []);
+      const deadline = Date.now() + 10_000;
+      while (entries().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+      expect(entries(), l.out()).not.toEqual([]);
+      expect(l.out(), 'signalled before it printed its start-up lines').not.toMatch(/^data file: /m);
+      process.kill(l.proc.pid!, 'SIGTERM');
+      expect(await l.exited, l.out()).toEqual({ code: 0, signal: null });
+      expect(l.out()).toContain('received SIGTERM, stopping');
+      expect(entries(), 'its entry in the lock is removed').toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
