@@ -53,6 +53,7 @@ export async function saveSnapshot(ctx: AppContext, body: SnapshotSaveBody): Pro
   refuseTaken(store, body.name, body.replace);
   // one instant: the records are copied out now; the file is written from the copy
   const image = store.capture(accountId);
+  const generation = store.generation;
   const sandboxMs = ctx.clock.nowMs();
   const createdAt = new Date(accountId === null ? sandboxMs : ctx.nowMsOf(accountId)).toISOString();
   const file = store.shelf.newFile(body.name);
@@ -63,6 +64,12 @@ export async function saveSnapshot(ctx: AppContext, body: SnapshotSaveBody): Pro
   let saved: Readonly<SavedSnapshot>;
   try {
     saved = await store.commit((tx) => {
+      // a whole reset or restore meanwhile: the copy is of data that is gone, and a reset's catalog (and files) went with it
+      if (store.generation !== generation)
+        throw new SandboxError(
+          'CONFLICT',
+          `the sandbox was reset or restored whole while snapshot ${body.name} was being saved; save it again`,
+        );
       if (accountId !== null) requireAccount(tx, accountId); // deleted meanwhile
       replaced = refuseTaken(tx, body.name, body.replace);
       return tx.put('savedSnapshots', { id: body.name, accountId, file, createdAt, sandboxMs, counts, bytes });

@@ -162,12 +162,21 @@ export class Shelf {
     return [...named].filter((f) => !present.has(f));
   }
 
-  /** Everything goes (a whole-sandbox reset, once its fresh store is durable). */
-  async clear(): Promise<void> {
-    this.#images.clear();
-    this.#imageBytes = 0;
+  /**
+   * A whole-sandbox reset, once its fresh store is durable: the old catalog's files go, with every file
+   * retired or pinned for the old data's logs. Named, not listed from the folder: a snapshot saved since
+   * the reset, its file written while this runs, stays.
+   */
+  async clear(catalog: readonly string[]): Promise<void> {
+    const gone = new Set([...catalog, ...this.#retired, ...this.#pins.keys()]);
     this.#pins.clear();
     this.#retired.clear();
-    await this.tidy(new Set());
+    for (const file of gone) {
+      const image = this.#images.get(file);
+      if (image) this.#imageBytes -= image.packedBytes;
+      this.#images.delete(file);
+    }
+    if (this.dir === null) return;
+    for (const file of gone) await unlink(path.join(this.dir, file)).catch(() => undefined);
   }
 }

@@ -280,6 +280,8 @@ export class Store implements Reads {
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- the write error, passed on as it came
     if (this.#failed) throw this.#failed;
     const old = { data: this.#db.data, reads: this.#reads, restores: [...this.#restores], lines: this.#pending, waiters: this.#waiters };
+    // the named snapshots of the old data, by their files: those go with it (a save begun after this instant keeps its own)
+    const shelved = [...this.#reads.savedSnapshots.scan()].map((saved) => saved.file);
     this.#db.data = StoreData.fromData(fresh(old.data.meta));
     this.#reads = this.#db.data.reads();
     this.#generation++; // before the first change, so that its listeners know the data was replaced
@@ -312,7 +314,7 @@ export class Store implements Reads {
       },
     );
     // the named snapshots went with the old data (its catalog): their files go too
-    await this.shelf.clear();
+    await this.shelf.clear(shelved);
     return replacing;
   }
 

@@ -79,3 +79,45 @@ describe('reset while changes keep arriving', () => {
     expect([...acked].filter((id) => !kept.has(id))).toEqual([]);
   });
 });
+
+describe('named snapshots saved while resets come', () => {
+  // A save copies the data, writes its file, then names it in the catalog; a reset meanwhile ends that
+  // data and its catalog. Each save answers 201 (named in the data it was saved from, or after the
+  // reset) or 409 (the data it copied is gone): never a 500, and never a name whose file is gone.
+  it('answers each save 201 or 409, and every snapshot listed afterwards restores', async () => {
+    const saves: { status: number; text: string }[] = [];
+    let stop = false;
+    const saver = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const r = await sb.request('POST', '/_sandbox/snapshots', { body: { name: `race-${w}-${i}` } });
+        saves.push({ status: r.status, text: r.text });
+      }
+    };
+    const savers = [0, 1, 2].map(saver);
+    for (let i = 0; i < RESETS; i++) {
+      await new Promise((r) => setTimeout(r, 5 + ((i * 29) % 40)));
+      const r = await sb.request('POST', '/_sandbox/reset', { body: {} });
+      expect(r.status, r.text).toBe(200);
+    }
+    stop = true;
+    await Promise.all(savers);
+    expect(saves.filter((s) => s.status !== 201 && s.status !== 409)).toEqual([]);
+    expect(saves.filter((s) => s.status === 201).length).toBeGreaterThan(0);
+    const conflicts = saves.filter((s) => s.status === 409).map((s) => JSON.parse(s.text).message as string);
+    for (const m of conflicts) expect(m).toMatch(/reset or restored whole while snapshot race-\d+-\d+ was being saved|already/);
+
+    const listed = (await sb.request('GET', '/_sandbox/snapshots')).body as { name: string }[];
+    expect(listed.length).toBeGreaterThan(0);
+    for (const s of listed) {
+      const r = await sb.request('POST', `/_sandbox/snapshots/${s.name}/restore`, { body: {} });
+      expect(r.status, `${s.name}: ${r.text}`).toBe(200);
+    }
+    // and each listed snapshot's file is in the folder (the reset took only its own catalog's)
+    const files = await readdir(path.join(sb.dataDir!, 'snapshots'));
+    for (const s of listed)
+      expect(
+        files.some((f) => f.startsWith(`${s.name}.`)),
+        s.name,
+      ).toBe(true);
+  });
+});
