@@ -53,7 +53,9 @@ function evaluateCount(ctx: AppContext, accountId: string | undefined, body: Ver
   const m = compileMatcher(body);
   const { atLeast = 0, atMost } = body.times ?? { atLeast: 1 };
   const seqs: number[] = [];
-  ctx.journal.eachSeen(accountId, (r) => void (requestMatches(m, r) && seqs.push(r.seq)));
+  // the bodies parsed by this read, for a failure's second (its near misses): each parsed once
+  const bodies = new Map<number, unknown>();
+  ctx.journal.eachSeen(accountId, (r) => void (requestMatches(m, r) && seqs.push(r.seq)), bodies);
   const count = seqs.length;
   // each ring is read newest first; several (every tenant's) are put in one order here
   const matches = (seqs.length > MAX_LISTED || accountId === undefined ? seqs.sort((a, b) => b - a) : seqs).slice(0, MAX_LISTED);
@@ -63,16 +65,16 @@ function evaluateCount(ctx: AppContext, accountId: string | undefined, body: Ver
     message: `expected ${wanted(atLeast, atMost)} ${atMost === 1 || (atMost === undefined && atLeast === 1) ? 'request' : 'requests'} matching ${describeMatcher(body)}, found ${count}`,
     count,
     // too many: the matching ones are no misses
-    misses: () => (count < atLeast ? nearestMisses(m, (visit) => ctx.journal.eachSeen(accountId, visit)) : []),
+    misses: () => (count < atLeast ? nearestMisses(m, (visit) => ctx.journal.eachSeen(accountId, visit, bodies)) : []),
   };
 }
 
 /** The journal's requests newer than `seq`. */
 const after =
-  (ctx: AppContext, accountId: string | undefined, seq: number): EachRequest =>
+  (ctx: AppContext, accountId: string | undefined, seq: number, bodies: Map<number, unknown>): EachRequest =>
   (visit) =>
     // newest first within a ring: the rest of it is older
-    ctx.journal.eachSeen(accountId, (r) => (r.seq > seq ? visit(r) : accountId === undefined));
+    ctx.journal.eachSeen(accountId, (r) => (r.seq > seq ? visit(r) : accountId === undefined), bodies);
 
 /** POST /_sandbox/verify/sequence: each item matched after the one before (the earliest such request), in one read. */
 function evaluateSequence(ctx: AppContext, accountId: string | undefined, body: VerifySequenceBody): Outcome {
@@ -80,7 +82,8 @@ function evaluateSequence(ctx: AppContext, accountId: string | undefined, body: 
   const ms: CompiledMatcher[] = items.map(compileMatcher);
   // per item, the seqs of the requests it matches, newest first
   const lists: number[][] = ms.map(() => []);
-  ctx.journal.eachSeen(accountId, (r) => ms.forEach((m, i) => requestMatches(m, r) && lists[i]!.push(r.seq)));
+  const bodies = new Map<number, unknown>();
+  ctx.journal.eachSeen(accountId, (r) => ms.forEach((m, i) => requestMatches(m, r) && lists[i]!.push(r.seq)), bodies);
   if (accountId === undefined) for (const list of lists) list.sort((a, b) => b - a);
   const found: number[] = [];
   for (let i = 0; i < ms.length; i++) {
@@ -94,7 +97,7 @@ function evaluateSequence(ctx: AppContext, accountId: string | undefined, body: 
         holds: false,
         message: `request ${i + 1} of ${plural(ms.length, 'request')} in the sequence (${describeMatcher(items[i]!)}) was not found${where}`,
         count: i,
-        misses: () => nearestMisses(ms[i]!, after(ctx, accountId, prev)),
+        misses: () => nearestMisses(ms[i]!, after(ctx, accountId, prev, bodies)),
       };
     }
     found.push(list[k]!);

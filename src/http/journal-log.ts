@@ -105,6 +105,9 @@ class Seen implements SeenRequest {
   /** the JSON key of each header name asked about, as bytes: made once per verification, not per entry */
   readonly #keys = new Map<string, Buffer>();
 
+  /** `bodies`: the bodies parsed, by seq, kept for a second read of the same entries (a failure's near misses) */
+  constructor(readonly bodies?: Map<number, unknown>) {}
+
   at(ring: Ring, slot: number): void {
     this.#ring = ring;
     this.#slot = slot;
@@ -149,6 +152,7 @@ class Seen implements SeenRequest {
   }
 
   body(): unknown {
+    if (this.#body === null && this.bodies?.has(this.seq)) this.#body = { value: this.bodies.get(this.seq) };
     if (this.#body === null) {
       // its body's texts alone, and only when it had one (most requests have none): the headers are not read for it
       const [ring, slot] = [this.#ring!, this.#slot];
@@ -156,6 +160,7 @@ class Seen implements SeenRequest {
         ? shownBody({ body: ring.textAt(slot, 'body'), shown: ring.textAt(slot, 'shown'), bodyType: ring.textAt(slot, 'bodyType') })
         : null;
       this.#body = { value: body };
+      if (body !== null) this.bodies?.set(this.seq, body);
     }
     return this.#body.value;
   }
@@ -213,8 +218,8 @@ export class Journal {
    * handed over is one object, reused: status, method and path cost two texts read; the query, the
    * headers and the body are parsed and redacted as a listing shows them only when asked for.
    */
-  eachSeen(accountId: string | null | undefined, visit: (r: SeenRequest) => boolean | void): void {
-    const seen = new Seen();
+  eachSeen(accountId: string | null | undefined, visit: (r: SeenRequest) => boolean | void, bodies?: Map<number, unknown>): void {
+    const seen = new Seen(bodies);
     for (const [id, ring] of this.#rings) {
       if (accountId !== undefined && id !== accountId) continue;
       let stopped = false;
