@@ -178,8 +178,10 @@ export class Ring {
     // chunks older than the oldest entry's hold nothing kept
     const oldest = this.#chunkOf[this.#count < this.capacity ? 0 : this.#next]!;
     while (this.#firstChunk < oldest) {
-      this.#chunks.shift();
+      const gone = this.#chunks.shift();
       this.#firstChunk++;
+      // a text read from it is read no more: its memo lets the chunk go
+      for (const memo of this.#seen) if (memo.chunk === gone) [memo.chunk, memo.text, memo.sought] = [null, null, null];
     }
   }
 
