@@ -3,8 +3,11 @@
 // ledger invariant of docs/decisions.md#d30-a-double-entry-ledger computed from the records alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { Transport } from '../../src/client/transport.js';
 import { mulberry32 } from '../../src/domain/random.js';
 import type { StoreData } from '../../src/store/data.js';
@@ -90,6 +93,31 @@ export function spawnSandbox(args: string[], timeoutMs = 20_000): Promise<ChildS
       reject(new Error(`the sandbox exited (${code}) before listening:\n${out}`));
     });
   });
+}
+
+/**
+ * The data folder a torture test kills its sandboxes on, again and again: made (in the system's temp
+ * folder, named from `prefix`) before the file's tests, and removed after them together with the last
+ * sandbox started on it, killed if it still runs. `start` runs `pix-sandbox serve` on it (HTTP on a free
+ * port, no HTTPS).
+ */
+export function killingFolder(prefix: string): { readonly dir: string; start: () => Promise<ChildSandbox> } {
+  let dir = '';
+  let last: ChildSandbox | null = null;
+  beforeAll(async () => {
+    ensureBuilt();
+    dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    if (last && last.child.exitCode === null) last.child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    start: async () => (last = await spawnSandbox(['--port', '0', '--https-port', 'off', '--data-dir', dir])),
+  };
 }
 
 /** The store of a data folder as a restart would see it (snapshot + log replay), read without writing anything. */

@@ -6,22 +6,8 @@
 // its ledger invariant holds and every index agrees with a scan; every charge answered since the last
 // reset, when no reset was under way at the kill, is there; and the restarted sandbox resets at once.
 // Size knobs: TORTURE_TRIALS (default 8), TORTURE_WRITERS (4), TORTURE_SEED.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  checkLedger,
-  cpf,
-  ensureBuilt,
-  int,
-  knob,
-  prng,
-  readStoreDataOffline,
-  spawnSandbox,
-  type ChildSandbox,
-} from '../helpers/torture.js';
+import { describe, expect, it } from 'vitest';
+import { call, checkLedger, cpf, int, knob, prng, readStoreDataOffline, killingFolder } from '../helpers/torture.js';
 import { collectionsOfData, indexProblems } from '../helpers/store-checks.js';
 
 const TRIALS = knob('TORTURE_TRIALS', 8);
@@ -29,19 +15,7 @@ const WRITERS = knob('TORTURE_WRITERS', 4);
 const SEED = knob('TORTURE_SEED', 20250611);
 const CREDS = { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
-let dataDir: string;
-let running: ChildSandbox | null = null;
-
-beforeAll(async () => {
-  ensureBuilt();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'pix-torture-reset-kill-'));
-});
-afterAll(async () => {
-  if (running && running.child.exitCode === null) running.child.kill('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const start = () => spawnSandbox(['--port', '0', '--https-port', 'off', '--data-dir', dataDir]);
+const folder = killingFolder('pix-torture-reset-kill-');
 
 /** The resets of one process: how many began and how many answered, and what any of them answered besides 200. */
 interface Resets {
@@ -79,7 +53,7 @@ describe('SIGKILL while resets follow one another under load', () => {
       const rand = prng(SEED);
       const odd: string[] = [];
       let resetsAnswered = 0;
-      running = await start();
+      let running = await folder.start();
       for (let trial = 1; trial <= TRIALS; trial++) {
         const sb = running;
         // right after a restart, a reset at once: the restart's own work (the due settlements) runs beside it
@@ -110,7 +84,7 @@ describe('SIGKILL while resets follow one another under load', () => {
         resetsAnswered += resets.answered;
 
         // the folder opens (a log never without its snapshot), whole and consistent
-        const stored = await readStoreDataOffline(dataDir);
+        const stored = await readStoreDataOffline(folder.dir);
         const data = stored.toData();
         expect(checkLedger(data).problems, `trial ${trial}: ledger invariant`).toEqual([]);
         expect(indexProblems(collectionsOfData(stored)), `trial ${trial}: indexes agree with a scan`).toEqual([]);
@@ -119,7 +93,7 @@ describe('SIGKILL while resets follow one another under load', () => {
           const lost = [...acked].filter(([id, n]) => n === resets.begun && !data.transactions[id]).map(([id]) => id);
           expect(lost, `trial ${trial}: charges answered since the last reset`).toEqual([]);
         }
-        running = await start();
+        running = await folder.start();
       }
       console.log(`reset-kill: ${TRIALS} kills, ${resetsAnswered} resets answered under load`);
       expect(odd).toEqual([]);

@@ -7,23 +7,19 @@
 // the restarted sandbox serves those records, its lists paged through those indexes.
 // Size knobs: TORTURE_TRIALS (default 20), TORTURE_WRITERS (8), TORTURE_SEED.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   call,
   checkLedger,
   cpf,
-  ensureBuilt,
   int,
   knob,
   pick,
   prng,
   readStoreDataOffline,
   readStoreOffline,
-  spawnSandbox,
-  type ChildSandbox,
+  killingFolder,
 } from '../helpers/torture.js';
 import { SCHEMA_VERSION, type Data } from '../../src/store/model.js';
 import { collectionsOfData, indexProblems, snapshotFile } from '../helpers/store-checks.js';
@@ -50,20 +46,7 @@ interface Acks {
   unexpected: string[];
 }
 
-let dataDir: string;
-let running: ChildSandbox | null = null;
-
-beforeAll(async () => {
-  ensureBuilt();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'pix-torture-kill-'));
-});
-
-afterAll(async () => {
-  if (running && running.child.exitCode === null) running.child.kill('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const start = () => spawnSandbox(['--port', '0', '--https-port', 'off', '--data-dir', dataDir]);
+const folder = killingFolder('pix-torture-kill-');
 
 async function token(base: string): Promise<string> {
   const r = await call(base, 'POST', '/v1/oauth/token', { body: CREDS });
@@ -176,7 +159,7 @@ describe('SIGKILL under concurrent mixed writes', () => {
       const acks: Acks = { charges: new Map(), transfers: new Map(), merchants: new Set(), replayMismatches: [], unexpected: [] };
       let totalAnswered = 0;
       let resets = 0;
-      running = await start();
+      let running = await folder.start();
       for (let trial = 1; trial <= TRIALS; trial++) {
         const sb = running;
         if (trial % 5 === 3) {
@@ -208,9 +191,9 @@ describe('SIGKILL under concurrent mixed writes', () => {
 
         // the files a restart reads: the snapshot is whole (every line parses, its end line counts them),
         // and with the log it holds every answered change
-        const snap = await snapshotFile(path.join(dataDir, 'db.json'));
+        const snap = await snapshotFile(path.join(folder.dir, 'db.json'));
         expect(snap.header.version, `trial ${trial}: db.json is whole`).toBe(SCHEMA_VERSION);
-        const stored = await readStoreDataOffline(dataDir);
+        const stored = await readStoreDataOffline(folder.dir);
         const data = stored.toData();
         expect(missing(data, acks), `trial ${trial}: answered changes present`).toEqual([]);
         // every index, rebuilt from the snapshot and the log, agrees with a full scan of the records
@@ -219,7 +202,7 @@ describe('SIGKILL under concurrent mixed writes', () => {
         expect(ledger.problems, `trial ${trial}: ledger invariant`).toEqual([]);
 
         // the restarted sandbox serves this trial's records
-        running = await start();
+        running = await folder.start();
         const tok2 = await token(running.url);
         const fresh = [...acks.charges.keys()]
           .filter((id) => !before.charges.has(id))
@@ -257,7 +240,7 @@ describe('SIGKILL under concurrent mixed writes', () => {
       // a clean stop after all that exits 0 and leaves a consistent store
       running.child.kill('SIGTERM');
       expect(await running.exited).toBe(0);
-      expect(checkLedger(await readStoreOffline(dataDir)).problems).toEqual([]);
+      expect(checkLedger(await readStoreOffline(folder.dir)).problems).toEqual([]);
     },
     Math.max(120_000, TRIALS * 10_000),
   );

@@ -10,26 +10,12 @@
 // the snapshots are still there.
 // Size knobs: TORTURE_RESTORE_TRIALS (default 6), TORTURE_RESTORE_TRANSACTIONS (300), TORTURE_SEED.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/store/model.js';
 import { collectionsOfData, indexProblems, snapshotFile } from '../helpers/store-checks.js';
 import { tenantListing, type Caller } from '../helpers/tenant-listing.js';
-import {
-  call,
-  checkLedger,
-  cpf,
-  ensureBuilt,
-  int,
-  knob,
-  pick,
-  prng,
-  readStoreDataOffline,
-  spawnSandbox,
-  type ChildSandbox,
-} from '../helpers/torture.js';
+import { call, checkLedger, cpf, int, knob, pick, prng, readStoreDataOffline, killingFolder } from '../helpers/torture.js';
 
 const TRIALS = knob('TORTURE_RESTORE_TRIALS', 6);
 const TRANSACTIONS = knob('TORTURE_RESTORE_TRANSACTIONS', 300);
@@ -42,20 +28,7 @@ interface Tenant {
   creds: { client_id: string; client_secret: string };
 }
 
-let dataDir: string;
-let running: ChildSandbox | null = null;
-
-beforeAll(async () => {
-  ensureBuilt();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'pix-torture-restore-'));
-});
-
-afterAll(async () => {
-  if (running && running.child.exitCode === null) running.child.kill('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const start = () => spawnSandbox(['--port', '0', '--https-port', 'off', '--data-dir', dataDir]);
+const folder = killingFolder('pix-torture-restore-');
 
 async function must(base: string, method: string, p: string, opts: { body?: unknown; token?: string } = {}) {
   const r = await call(base, method, p, opts);
@@ -141,7 +114,7 @@ describe('SIGKILL during restores under load', () => {
     `leaves the tenant as one snapshot or the next, never a mix, and keeps the others' answered writes, across ${TRIALS} kills`,
     async () => {
       const rand = prng(SEED);
-      running = await start();
+      let running = await folder.start();
       let base = running.url;
       const tenant = await newTenant(base, 'restored', { clock: { at: '2031-05-01T10:00:00.000Z', frozen: true } });
       const others = await Promise.all(Array.from({ length: OTHERS }, (_, i) => newTenant(base, `other ${i}`)));
@@ -184,9 +157,9 @@ describe('SIGKILL during restores under load', () => {
         await sb.exited;
         await Promise.all([restorer, ...writers]);
 
-        const snap = await snapshotFile(path.join(dataDir, 'db.json'));
+        const snap = await snapshotFile(path.join(folder.dir, 'db.json'));
         expect(snap.header.version, `trial ${trial}: db.json is whole`).toBe(SCHEMA_VERSION);
-        const stored = await readStoreDataOffline(dataDir);
+        const stored = await readStoreDataOffline(folder.dir);
         const data = stored.toData();
         const lost = [...acked].filter(
           ([id, s]) => data.transactions[id]?.status !== s && !(s === 'WAITING_PAYMENT' && data.transactions[id]),
@@ -195,7 +168,7 @@ describe('SIGKILL during restores under load', () => {
         expect(indexProblems(collectionsOfData(stored)), `trial ${trial}: indexes agree with a scan`).toEqual([]);
         expect(checkLedger(data).problems, `trial ${trial}: ledger invariant`).toEqual([]);
 
-        running = await start();
+        running = await folder.start();
         base = running.url;
         const now = await listing(base, tenant);
         const at = states.indexOf(now);
