@@ -7,8 +7,6 @@
 import safeRegex from 'safe-regex2';
 import { STATUS_CLASSES, type StatusClass } from './vocabulary.js';
 
-const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
-
 /**
  * A path pattern made ready: tested against paths segment by segment (query string and trailing slash
  * ignored, empty segments skipped): a literal segment must be equal, `*` or `:name` matches any one
@@ -17,7 +15,7 @@ const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
  * since each separator run and each segment match disjoint characters.
  */
 function pathPattern(pattern: string): (path: string) => boolean {
-  const want = segments(pattern);
+  const want = pattern.split('/').filter((s) => s !== '');
   const rest = want.at(-1) === '**';
   const fixed = rest ? want.slice(0, -1) : want;
   const parts = fixed.map((w, i) => {

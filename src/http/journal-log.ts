@@ -101,6 +101,8 @@ class Seen implements SeenRequest {
   #path: string | null = null;
   #query: Record<string, string> | null = null;
   #headers: Record<string, unknown> | null = null;
+  /** the headers text last parsed, and what it parsed to: an app sends the same headers entry after entry, parsed once */
+  #parsed: { text: string; headers: Record<string, unknown> } | null = null;
   #body: { value: unknown } | null = null;
   /** the JSON key of each header name asked about, as bytes: made once per verification, not per entry */
   readonly #keys = new Map<string, Buffer>();
@@ -139,7 +141,12 @@ class Seen implements SeenRequest {
   }
 
   headers(): Record<string, unknown> {
-    return (this.#headers ??= redact(JSON.parse(this.#ring!.textAt(this.#slot, 'headers')!)) as Record<string, unknown>);
+    if (this.#headers === null) {
+      const text = this.#ring!.textAt(this.#slot, 'headers')!;
+      if (this.#parsed?.text !== text) this.#parsed = { text, headers: redact(JSON.parse(text)) as Record<string, unknown> };
+      this.#headers = this.#parsed.headers;
+    }
+    return this.#headers;
   }
 
   mayHaveHeader(name: string): boolean {
@@ -215,8 +222,9 @@ export class Journal {
   /**
    * The requests as a verification reads them (docs/control-api.md#verifying-requests): one tenant's
    * ring, or (undefined) each ring in turn, each newest first, until `visit` returns false. The request
-   * handed over is one object, reused: status, method and path cost two texts read; the query, the
-   * headers and the body are parsed and redacted as a listing shows them only when asked for.
+   * handed over is one object, reused: its status and method cost no text read (the ring's columns), its
+   * path one; the query, the headers and the body are parsed and redacted as a listing shows them only
+   * when asked for.
    */
   eachSeen(accountId: string | null | undefined, visit: (r: SeenRequest) => boolean | void, bodies?: Map<number, unknown>): void {
     const seen = new Seen(bodies);
